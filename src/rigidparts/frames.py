@@ -1,0 +1,131 @@
+"""Frames and the axis / cross-section rule.
+
+A body's own frame is ``frame_a``. Its axis ``e_axis`` and, for shapes with a non-round section,
+the height and width directions ``h`` and ``w`` are unit vectors expressed in frame_a; together
+``R_AC = [e_axis | h | w]`` (columns) is the rotation from the shape's canonical frame C (axis
+along +x, height along +y, width along +z) to frame_a. The rule (``NOTES.md``):
+
+- ``e_axis`` is the given axis, normalised; it must be finite and non-zero.
+- ``h``: take the world axis that cyclically follows the largest-magnitude component of
+  ``e_axis`` (x -> y, y -> z, z -> x; ties go to the earlier of x, y, z), remove its component
+  along ``e_axis`` and normalise. So +x gives h = +y, w = +z; +y gives h = +z, w = +x; +z gives
+  h = +x, w = +y.
+- ``w = e_axis x h``.
+- ``rotate90`` replaces ``(h, w)`` by ``(w, -h)``: the section turns 90 degrees about the axis.
+- An explicit ``height_direction`` (not parallel to the axis) replaces the rule for ``h``;
+  ``rotate90`` then still turns the section.
+
+The functions here take and return plain floats and use only arithmetic and ``math.sqrt``, so
+the batch path compiles the very same code (see :mod:`rigidparts.batch`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Frame", "cross_section_rotation", "normalized_axis"]
+
+#: A height direction within this angle's sine of the axis counts as parallel to it.
+PARALLEL_SINE = 1e-9
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame attached to a body, relative to the body's frame_a.
+
+    Attributes
+    ----------
+    position : ndarray, shape (3,)
+        The frame's origin, in metres, expressed in frame_a (``p_AoFo_A``).
+    rotation : ndarray, shape (3, 3)
+        The frame's orientation ``R_AF``: its columns are the frame's x, y, z axes expressed in
+        frame_a. All frames of the seed shapes share frame_a's orientation (identity).
+    """
+
+    position: np.ndarray
+    rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
+
+    def __post_init__(self) -> None:
+        position = np.array(self.position, dtype=np.float64).reshape(3)
+        rotation = np.array(self.rotation, dtype=np.float64).reshape(3, 3)
+        position.setflags(write=False)
+        rotation.setflags(write=False)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "rotation", rotation)
+
+    @property
+    def transform(self) -> np.ndarray:
+        """The 4x4 homogeneous transform ``X_AF`` (rotation and position)."""
+        out = np.eye(4)
+        out[:3, :3] = self.rotation
+        out[:3, 3] = self.position
+        return out
+
+    def to_dict(self) -> dict[str, list]:
+        """``{"position": [x, y, z], "rotation": [[...], [...], [...]]}`` as plain floats."""
+        return {"position": self.position.tolist(), "rotation": self.rotation.tolist()}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frame):
+            return NotImplemented
+        return bool(
+            np.array_equal(self.position, other.position)
+            and np.array_equal(self.rotation, other.rotation)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # holds arrays: not hashable
+
+
+def normalized_axis(ax: float, ay: float, az: float) -> tuple[float, float, float]:
+    """The unit vector along ``(ax, ay, az)``; ``(nan, nan, nan)`` for a zero or non-finite one.
+
+    Scaled by the largest component first, so neither tiny nor huge vectors under/overflow,
+    and an exact axis such as ``(0, 5, 0)`` gives exactly ``(0, 1, 0)``.
+    """
+    scale = max(abs(ax), abs(ay), abs(az))
+    if not (scale > 0.0 and scale < math.inf):
+        return math.nan, math.nan, math.nan
+    x, y, z = ax / scale, ay / scale, az / scale
+    norm = math.sqrt(x * x + y * y + z * z)
+    return x / norm, y / norm, z / norm
+
+
+def cross_section_rotation(
+    ex: float,
+    ey: float,
+    ez: float,
+    rotate90: bool,
+    hx: float,
+    hy: float,
+    hz: float,
+) -> tuple[float, float, float, float, float, float]:
+    """The height and width directions ``h`` and ``w`` for the unit axis ``e``.
+
+    ``(hx, hy, hz)`` is an explicit height direction, or ``(0, 0, 0)`` for the rule of the
+    module docstring. Returns ``(hx, hy, hz, wx, wy, wz)``; NaNs when the explicit height
+    direction is zero, non-finite or parallel to the axis (sine of the angle below
+    :data:`PARALLEL_SINE`).
+    """
+    if hx == 0.0 and hy == 0.0 and hz == 0.0:
+        # The world axis cyclically after the largest |component| (ties: the earlier one).
+        if abs(ex) >= abs(ey) and abs(ex) >= abs(ez):
+            ux, uy, uz = 0.0, 1.0, 0.0
+        elif abs(ey) >= abs(ez):
+            ux, uy, uz = 0.0, 0.0, 1.0
+        else:
+            ux, uy, uz = 1.0, 0.0, 0.0
+    else:
+        ux, uy, uz = normalized_axis(hx, hy, hz)
+    along = ux * ex + uy * ey + uz * ez
+    px, py, pz = ux - along * ex, uy - along * ey, uz - along * ez
+    sine = math.sqrt(px * px + py * py + pz * pz)
+    if not sine >= PARALLEL_SINE:
+        return math.nan, math.nan, math.nan, math.nan, math.nan, math.nan
+    hx, hy, hz = normalized_axis(px, py, pz)
+    wx, wy, wz = ey * hz - ez * hy, ez * hx - ex * hz, ex * hy - ey * hx
+    if rotate90:
+        hx, hy, hz, wx, wy, wz = wx, wy, wz, -hx, -hy, -hz
+    return hx, hy, hz, wx, wy, wz

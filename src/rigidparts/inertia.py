@@ -1,0 +1,324 @@
+"""MassProperties: the mass, centre of mass and inertia of a rigid body, as one valid value.
+
+Notation follows Drake's monogram style. For a body B and a frame A:
+
+- ``m``: mass in kg.
+- ``p_AoBcm_A``: position of B's centre of mass Bcm from A's origin Ao, expressed in A, in m.
+- ``I_BBcm_A``: inertia of B about Bcm, expressed in A's axes, in kg m^2:
+  ``I = integral of (|r|^2 1 - r r^T) dm`` with ``r`` measured from Bcm.
+
+A :class:`MassProperties` is always expressed in some frame A; it holds ``mass``,
+``center_of_mass`` (``p_AoBcm_A``) and ``inertia`` (``I_BBcm_A``) and refuses to hold anything
+that no rigid body could have.
+
+Tolerance policy (the one place it is set): the tensor must be symmetric, and its principal
+moments ``I_1 <= I_2 <= I_3`` must satisfy ``I_1 >= 0`` and ``I_1 + I_2 >= I_3``, each to within
+``INERTIA_TOLERANCE * (I_1 + I_2 + I_3)``. A point mass (zero tensor) is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import ParameterError
+
+__all__ = ["INERTIA_TOLERANCE", "MassProperties", "rotate_principal_inertia"]
+
+#: Relative tolerance (of the trace) for symmetry, positivity and the triangle inequality.
+#: Rounding in a rotation or a sum of bodies stays far below it (about 1e-15); a tensor that
+#: breaks a rule by more than this is not physical.
+INERTIA_TOLERANCE = 1e-12
+
+
+def rotate_principal_inertia(
+    i0: float,
+    i1: float,
+    i2: float,
+    ax: float,
+    ay: float,
+    az: float,
+    bx: float,
+    by: float,
+    bz: float,
+    cx: float,
+    cy: float,
+    cz: float,
+) -> tuple[float, float, float, float, float, float]:
+    """The tensor ``R diag(i0, i1, i2) R^T`` for ``R = [a | b | c]`` (orthonormal columns).
+
+    Written as ``sum_k i_k r_k r_k^T`` so that each diagonal entry is a sum of non-negative
+    terms (no cancellation). Returns ``(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)``. Plain float arithmetic:
+    the batch path compiles this same function.
+    """
+    ixx = i0 * (ax * ax) + i1 * (bx * bx) + i2 * (cx * cx)
+    iyy = i0 * (ay * ay) + i1 * (by * by) + i2 * (cy * cy)
+    izz = i0 * (az * az) + i1 * (bz * bz) + i2 * (cz * cz)
+    ixy = i0 * (ax * ay) + i1 * (bx * by) + i2 * (cx * cy)
+    ixz = i0 * (ax * az) + i1 * (bx * bz) + i2 * (cx * cz)
+    iyz = i0 * (ay * az) + i1 * (by * bz) + i2 * (cy * cz)
+    return ixx, iyy, izz, ixy, ixz, iyz
+
+
+def _rotation_matrix(rotation: Any, name: str = "rotation") -> np.ndarray:
+    """A 3x3 proper rotation from a matrix or a ``scipy.spatial.transform.Rotation``."""
+    if hasattr(rotation, "as_matrix"):
+        rotation = rotation.as_matrix()
+    try:
+        matrix = np.array(rotation, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterError(name, rotation, "must be a 3x3 rotation matrix") from None
+    if matrix.shape != (3, 3) or not np.all(np.isfinite(matrix)):
+        raise ParameterError(name, rotation, "must be a finite 3x3 rotation matrix")
+    if not np.allclose(matrix @ matrix.T, np.eye(3), atol=1e-9) or np.linalg.det(matrix) < 0:
+        raise ParameterError(name, rotation, "must be orthonormal with determinant +1")
+    return matrix
+
+
+def _vector(value: Any, name: str) -> np.ndarray:
+    try:
+        vector = np.array(value, dtype=np.float64).reshape(3)
+    except (TypeError, ValueError):
+        raise ParameterError(name, value, "must be a 3-vector of numbers") from None
+    if not np.all(np.isfinite(vector)):
+        raise ParameterError(name, value, "must be finite")
+    return vector
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _skew_square(d: np.ndarray) -> np.ndarray:
+    """``|d|^2 1 - d d^T``: the inertia of a unit point mass at offset ``d``."""
+    dx, dy, dz = d
+    return np.array(
+        [
+            [dy * dy + dz * dz, -dx * dy, -dx * dz],
+            [-dx * dy, dx * dx + dz * dz, -dy * dz],
+            [-dx * dz, -dy * dz, dx * dx + dy * dy],
+        ]
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class MassProperties:
+    """Mass, centre of mass and central inertia of a rigid body, expressed in one frame A.
+
+    Parameters
+    ----------
+    mass : float
+        ``m`` in kg; positive and finite.
+    center_of_mass : array_like, shape (3,)
+        ``p_AoBcm_A`` in m.
+    inertia : array_like, shape (3, 3)
+        ``I_BBcm_A`` in kg m^2: about the centre of mass, in A's axes. Symmetric, principal
+        moments non-negative and obeying the triangle inequality (module docstring).
+
+    The arrays are stored read-only; every operation returns a new value.
+    """
+
+    mass: float
+    center_of_mass: np.ndarray
+    inertia: np.ndarray
+    _principal: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            mass = float(self.mass)
+        except (TypeError, ValueError):
+            raise ParameterError("mass", self.mass, "must be a number (kg)") from None
+        if not (mass > 0.0 and np.isfinite(mass)):
+            raise ParameterError("mass", self.mass, "must be positive and finite (kg)")
+        com = _vector(self.center_of_mass, "center_of_mass")
+        try:
+            inertia = np.array(self.inertia, dtype=np.float64).reshape(3, 3)
+        except (TypeError, ValueError):
+            raise ParameterError("inertia", self.inertia, "must be a 3x3 matrix") from None
+        if not np.all(np.isfinite(inertia)):
+            raise ParameterError("inertia", self.inertia, "must be finite")
+        scale = abs(np.trace(inertia))
+        if np.max(np.abs(inertia - inertia.T)) > INERTIA_TOLERANCE * scale:
+            raise ParameterError("inertia", self.inertia, "must be symmetric")
+        inertia = 0.5 * (inertia + inertia.T)
+        if self._principal is not None:
+            moments = np.asarray(self._principal[0], dtype=np.float64)
+        else:
+            moments = np.linalg.eigvalsh(inertia)
+        _check_principal_moments(moments, self.inertia)
+        object.__setattr__(self, "mass", mass)
+        object.__setattr__(self, "center_of_mass", _readonly(com))
+        object.__setattr__(self, "inertia", _readonly(inertia))
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_principal(
+        cls,
+        mass: float,
+        center_of_mass: Any,
+        principal_moments: Any,
+        principal_axes: Any,
+    ) -> MassProperties:
+        """Build from principal moments ``(I_1, I_2, I_3)`` about the centre of mass and the
+        principal axes (columns of an orthonormal 3x3 matrix, expressed in A).
+
+        The given moments are kept exactly and returned by :attr:`principal_moments`, so a thin
+        rod's small moment is not lost to the rounding of an eigen-solver.
+        """
+        moments = np.array(principal_moments, dtype=np.float64).reshape(3)
+        axes = _rotation_matrix(principal_axes, "principal_axes")
+        order = np.argsort(moments, kind="stable")
+        moments, axes = moments[order], axes[:, order]
+        if np.linalg.det(axes) < 0:
+            axes[:, 2] = -axes[:, 2]
+        inertia = np.array(
+            rotate_principal_inertia(*moments, *axes[:, 0], *axes[:, 1], *axes[:, 2])
+        )
+        tensor = inertia[[0, 3, 4, 3, 1, 5, 4, 5, 2]].reshape(3, 3)
+        return cls(mass, center_of_mass, tensor, (_readonly(moments), _readonly(axes)))
+
+    @classmethod
+    def point_mass(cls, mass: float, position: Any = (0.0, 0.0, 0.0)) -> MassProperties:
+        """A particle of ``mass`` kg at ``position`` (zero central inertia)."""
+        return cls(mass, position, np.zeros((3, 3)))
+
+    # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def principal_moments(self) -> np.ndarray:
+        """Principal moments of inertia about the centre of mass, ascending, kg m^2."""
+        return self._decomposition()[0]
+
+    @property
+    def principal_axes(self) -> np.ndarray:
+        """Principal axes as the columns of a proper rotation (det +1), in A's axes, matching
+        :attr:`principal_moments`."""
+        return self._decomposition()[1]
+
+    def _decomposition(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._principal is None:
+            moments, axes = np.linalg.eigh(self.inertia)
+            if np.linalg.det(axes) < 0:
+                axes[:, 2] = -axes[:, 2]
+            object.__setattr__(self, "_principal", (_readonly(moments), _readonly(axes)))
+        assert self._principal is not None
+        return self._principal
+
+    def inertia_about(self, point: Any) -> np.ndarray:
+        """``I_BP_A``: the inertia about ``point`` (``p_AoP_A``, m), in A's axes.
+
+        Parallel-axis theorem: ``I_BP = I_BBcm + m (|d|^2 1 - d d^T)`` with
+        ``d = p_AoBcm - p_AoP``.
+        """
+        offset = self.center_of_mass - _vector(point, "point")
+        return self.inertia + self.mass * _skew_square(offset)
+
+    # -- changes of frame --------------------------------------------------------------------
+
+    def rotated(self, rotation: Any) -> MassProperties:
+        """Re-express in frame F whose orientation relative to A is ``R_AF`` (same origin).
+
+        Returns ``p_FoBcm_F = R_AF^T p_AoBcm_A`` and ``I_BBcm_F = R_AF^T I_BBcm_A R_AF``.
+        ``rotation`` is a 3x3 matrix or a ``scipy.spatial.transform.Rotation``.
+        """
+        r_af = _rotation_matrix(rotation)
+        return self._transformed(r_af.T, np.zeros(3))
+
+    def placed(self, rotation: Any = None, position: Any = (0.0, 0.0, 0.0)) -> MassProperties:
+        """The same body, expressed in a parent frame P in which its frame A sits at
+        orientation ``R_PA`` and origin ``p_PoAo_P``.
+
+        Returns ``p_PoBcm_P = R_PA p_AoBcm_A + p_PoAo_P`` and
+        ``I_BBcm_P = R_PA I_BBcm_A R_PA^T``.
+        """
+        r_pa = np.eye(3) if rotation is None else _rotation_matrix(rotation)
+        return self._transformed(r_pa, _vector(position, "position"))
+
+    def _transformed(self, r: np.ndarray, t: np.ndarray) -> MassProperties:
+        principal = None
+        if self._principal is not None:
+            moments, axes = self._principal
+            principal = (moments, _readonly(r @ axes))
+        return MassProperties(
+            self.mass, r @ self.center_of_mass + t, r @ self.inertia @ r.T, principal
+        )
+
+    # -- combination -------------------------------------------------------------------------
+
+    @classmethod
+    def combine(cls, parts: Iterable[MassProperties]) -> MassProperties:
+        """The composite of several bodies, all expressed in the same frame A.
+
+        ``m = sum m_i``, ``c = sum m_i c_i / m``,
+        ``I = sum (I_i + m_i (|d_i|^2 1 - d_i d_i^T))`` with ``d_i = c_i - c``.
+        """
+        parts = list(parts)
+        if not parts:
+            raise ParameterError("parts", parts, "needs at least one body to combine")
+        for i, part in enumerate(parts):
+            if not isinstance(part, MassProperties):
+                raise ParameterError(f"parts[{i}]", part, "must be a MassProperties")
+        mass = sum(p.mass for p in parts)
+        com = sum(p.mass * p.center_of_mass for p in parts) / mass
+        inertia = sum(p.inertia + p.mass * _skew_square(p.center_of_mass - com) for p in parts)
+        return cls(mass, com, inertia)
+
+    def __add__(self, other: object) -> MassProperties:
+        if not isinstance(other, MassProperties):
+            return NotImplemented
+        return MassProperties.combine([self, other])
+
+    def __radd__(self, other: object) -> MassProperties:
+        if isinstance(other, int) and other == 0:  # lets sum(...) start from 0
+            return self
+        return NotImplemented
+
+    # -- comparison and output ---------------------------------------------------------------
+
+    def isclose(self, other: MassProperties, *, rtol: float = 1e-12) -> bool:
+        """True when mass, centre of mass and inertia agree to ``rtol`` (relative to the size
+        of each quantity: the mass, ``sqrt(trace(I) / m)`` for lengths, the trace of I)."""
+        length = np.sqrt(max(np.trace(self.inertia), 1e-300) / self.mass)
+        return bool(
+            abs(self.mass - other.mass) <= rtol * self.mass
+            and np.max(np.abs(self.center_of_mass - other.center_of_mass))
+            <= rtol * max(length, np.max(np.abs(self.center_of_mass)))
+            and np.max(np.abs(self.inertia - other.inertia)) <= rtol * np.trace(self.inertia)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain floats: ``mass``, ``center_of_mass``, ``inertia``, ``principal_moments``,
+        ``principal_axes`` (SI)."""
+        return {
+            "mass": self.mass,
+            "center_of_mass": self.center_of_mass.tolist(),
+            "inertia": self.inertia.tolist(),
+            "principal_moments": self.principal_moments.tolist(),
+            "principal_axes": self.principal_axes.tolist(),
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"MassProperties(mass={self.mass!r}, center_of_mass={self.center_of_mass.tolist()!r}, "
+            f"inertia={self.inertia.tolist()!r})"
+        )
+
+
+def _check_principal_moments(moments: np.ndarray, given: Any) -> None:
+    i1, i2, i3 = np.sort(moments)
+    allowed = INERTIA_TOLERANCE * abs(i1 + i2 + i3)
+    if i1 < -allowed:
+        raise ParameterError(
+            "inertia", given, f"has a negative principal moment {i1!r} (not positive definite)"
+        )
+    if i1 + i2 < i3 - allowed:
+        raise ParameterError(
+            "inertia",
+            given,
+            f"breaks the triangle inequality: principal moments {i1!r} + {i2!r} < {i3!r}",
+        )

@@ -1,0 +1,16 @@
+"""One module per shape: its parameters, its validity rules and its closed forms in its
+canonical frame C (axis along +x from frame_a at the origin), nothing else.
+
+Each module exposes the same small surface, which :mod:`rigidparts.component` and
+:mod:`rigidparts.batch` build on:
+
+- ``PARAMETERS``: the dimension keywords in kernel order.
+- ``RULES``: ``(parameter, rule text)`` pairs; ``check(...)`` returns 0 when the dimensions are
+  valid, else ``1 + index`` of the first broken rule.
+- ``closed_form(*dimensions, density)``: ``(volume, mass, com_x, i_xx, i_yy, i_zz)``, the
+  centre of mass on the axis and the principal moments about the centre of mass along C's axes
+  (axis, height, width).
+
+Both functions use plain float arithmetic only, so one body (Python floats) and a batch (the
+same functions compiled by numba) run the same code and agree to the last bit.
+"""

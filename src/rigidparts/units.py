@@ -1,0 +1,134 @@
+"""The one place where units meet the code.
+
+Every length and density that enters rigidparts passes through :func:`to_si`: a plain number is
+taken as SI (metres, kg/m^3), a string such as ``"250 mm"`` or ``"7.85 g/cm^3"`` and a
+:class:`pint.Quantity` are converted to SI. Inside the library everything is a Python ``float``
+in SI units. pint is imported only when a value actually carries units, so code that passes
+plain floats never pays for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from typing import Any, Literal
+
+import numpy as np
+
+from .errors import ParameterError
+
+__all__ = ["Kind", "registry", "to_si", "to_si_array"]
+
+Kind = Literal["length", "density", "mass", "time", "angle"]
+
+#: Each kind: the pint dimensionality it must have, its SI unit and an example for messages.
+_KINDS: dict[str, tuple[str, str, str]] = {
+    "length": ("[length]", "m", "'250 mm'"),
+    "density": ("[mass] / [length] ** 3", "kg/m^3", "'7.85 g/cm^3'"),
+    "mass": ("[mass]", "kg", "'2.5 kg'"),
+    "time": ("[time]", "s", "'10 s'"),
+    "angle": ("", "rad", "'30 deg'"),
+}
+
+
+@functools.cache
+def registry() -> Any:
+    """The shared :class:`pint.UnitRegistry` (created on first use)."""
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def _is_quantity(value: Any) -> bool:
+    return hasattr(value, "magnitude") and hasattr(value, "dimensionality")
+
+
+def _quantity_to_si(name: str, value: Any, kind: str) -> Any:
+    import pint
+
+    ureg = registry()
+    dimensionality, si_unit, example = _KINDS[kind]
+    try:
+        quantity = ureg.Quantity(value) if isinstance(value, str) else value
+        if not _is_quantity(quantity):  # "3" parses to a plain number in pint
+            return quantity
+        if quantity.dimensionality != ureg.Quantity(1, si_unit).dimensionality:
+            raise ParameterError(
+                name,
+                value,
+                f"has dimension {quantity.dimensionality}, expected a {kind} "
+                f"(in {si_unit}, e.g. {example})",
+            )
+        return quantity.to(si_unit).magnitude
+    except ParameterError:
+        raise
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
+        raise ParameterError(
+            name, value, f"is not a {kind} pint can read ({exc}); write e.g. {example}"
+        ) from None
+
+
+def to_si(name: str, value: Any, kind: Kind = "length") -> float:
+    """Convert one length or density to an SI float.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's keyword, used in error messages.
+    value : float | int | str | pint.Quantity
+        A plain number (already SI), a string with units (``"250 mm"``) or a pint Quantity.
+    kind : {"length", "density", "mass", "time", "angle"}
+        The dimension the value must have.
+
+    Returns
+    -------
+    float
+        The value in SI units (m, kg/m^3, kg, s, rad). Finite-ness and sign are *not* checked
+        here: the rules belong to the shape that uses the value.
+
+    Raises
+    ------
+    ParameterError
+        For a wrong dimension (``"5 kg"`` as a length), text that is not a quantity, a boolean,
+        or anything that is not a number.
+    """
+    if isinstance(value, bool | np.bool_):
+        raise ParameterError(name, value, f"must be a {kind}, not a boolean")
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return float(text)
+        except ValueError:
+            pass
+        if not text:
+            raise ParameterError(name, value, f"must be a {kind}, got an empty string")
+    elif not _is_quantity(value):
+        raise ParameterError(
+            name, value, f"must be a number or a {kind} with units, not {type(value).__name__}"
+        )
+    magnitude = _quantity_to_si(name, value, kind)
+    if isinstance(magnitude, bool | np.bool_) or not isinstance(magnitude, numbers.Real):
+        raise ParameterError(name, value, f"must be a single {kind}, got {magnitude!r}")
+    return float(magnitude)
+
+
+def to_si_array(name: str, value: Any, kind: Kind = "length") -> Any:
+    """Like :func:`to_si` for array input: returns a float64 ndarray (or dask array) in SI.
+
+    Scalars and ``"250 mm"``-style strings are accepted too (returned as 0-d arrays). A pint
+    Quantity wrapping an array is converted as a whole.
+    """
+    if isinstance(value, str | numbers.Real) or (_is_quantity(value) and np.ndim(value) == 0):
+        return np.asarray(to_si(name, value, kind))
+    if _is_quantity(value):
+        value = _quantity_to_si(name, value, kind)
+    if hasattr(value, "dask"):  # a dask array: keep it lazy
+        return value.astype(np.float64)
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterError(name, value, f"must be an array of {kind}s (numbers)") from None
+    return array
+
