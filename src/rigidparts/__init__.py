@@ -3,7 +3,14 @@
 >>> import rigidparts as rp
 >>> cone = rp.Cone(length="250 mm", radius_a=0.05, radius_b=0.02, material="aluminium")
 >>> cone.mass, cone.center_of_mass, cone.inertia   # kg, m (frame_a), kg m^2 (about the COM)
+
+The core (bodies, MassProperties, materials, units) imports only numpy. The rest loads on first
+use: ``rp.batch`` (numba), ``rp.Model`` / ``rp.load_model`` (models and export),
+``rp.simulate`` (MuJoCo).
 """
+
+from importlib import import_module
+from typing import Any
 
 from .bodies import Box, Cone
 from .component import Component
@@ -17,9 +24,40 @@ __all__ = [
     "Component",
     "Cone",
     "Frame",
+    "Joint",
     "MassProperties",
+    "Model",
     "ModelError",
     "ParameterError",
+    "SimulationResult",
+    "batch",
+    "load_model",
+    "simulate",
 ]
 
 __version__ = "0.1.0"
+
+#: Public names that live in subpackages with heavier imports: name -> (module, attribute).
+_LAZY = {
+    "batch": ("rigidparts.batch", None),
+    "Model": ("rigidparts.model", "Model"),
+    "Joint": ("rigidparts.model", "Joint"),
+    "load_model": ("rigidparts.model", "load_model"),
+    "simulate": ("rigidparts.sim", "simulate"),
+    "SimulationResult": ("rigidparts.sim", "SimulationResult"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'rigidparts' has no attribute {name!r}") from None
+    module = import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -25,11 +25,15 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .errors import ParameterError
-from .frames import Frame, cross_section_rotation, normalized_axis
+from .frames import Frame, body_orientation
 from .inertia import MassProperties, rotate_principal_inertia
 from .units import to_si
 
 __all__ = ["DEFAULT_MATERIAL", "Component"]
+
+
+_BOOLS = (bool, np.bool_)
+_NUMBERS = (float, int)
 
 
 class _DefaultMaterial(str):
@@ -43,6 +47,12 @@ DEFAULT_MATERIAL = _DefaultMaterial("steel")
 
 
 def _vector3(name: str, value: Any) -> tuple[float, float, float]:
+    if type(value) is tuple and len(value) == 3:  # fast path for the common (x, y, z)
+        x, y, z = value
+        if type(x) in _NUMBERS and type(y) in _NUMBERS and type(z) in _NUMBERS:
+            x, y, z = float(x), float(y), float(z)
+            if math.isfinite(x) and math.isfinite(y) and math.isfinite(z):
+                return x, y, z
     try:
         items = [float(v) for v in value]  # type: ignore[union-attr]
     except (TypeError, ValueError):
@@ -104,15 +114,14 @@ class Component:
             raise ParameterError(parameter, value, rule.format(**si))
 
         ax = _vector3("axis", axis)
-        e = normalized_axis(*ax)
-        if math.isnan(e[0]):
-            raise ParameterError("axis", axis, "must be a non-zero vector")
-        if not isinstance(rotate90, bool | np.bool_):
+        if not isinstance(rotate90, _BOOLS):
             raise ParameterError("rotate90", rotate90, "must be True or False")
         explicit_h = (0.0, 0.0, 0.0)
         if height_direction is not None:
             explicit_h = _vector3("height_direction", height_direction)
-        hw = cross_section_rotation(*e, bool(rotate90), *explicit_h)
+        e, hw = body_orientation(*ax, bool(rotate90), *explicit_h)
+        if math.isnan(e[0]):
+            raise ParameterError("axis", axis, "must be a non-zero vector")
         if math.isnan(hw[0]):
             raise ParameterError(
                 "height_direction", height_direction, "must be non-zero and not parallel to axis"
@@ -125,29 +134,34 @@ class Component:
                 raise ParameterError(f"extra_frames[{i}]", offset, "must be finite (m)")
             offsets.append(value)
 
-        volume, mass, com_x, *moments = kernel.closed_form(*si.values(), rho)
-        if not (mass > 0.0 and all(0.0 <= m < math.inf for m in (volume, mass, *moments))):
+        volume, mass, com_x, i_xx, i_yy, i_zz = kernel.closed_form(*si.values(), rho)
+        if not (0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz)) or not math.isfinite(
+            i_xx + i_yy + i_zz
+        ):
             raise ParameterError(
                 "dimensions",
                 given,
-                f"give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive "
-                "numbers in float64 (dimensions or density far too large or small)",
+                f"give mass {mass!r} kg and inertia {(i_xx, i_yy, i_zz)!r} kg m^2: not finite "
+                "positive numbers in float64 (dimensions or density far too large or small)",
             )
 
-        self._dimensions = si
-        self._given = given
-        self._density = rho
-        self._material = material_name
-        self._axis = e
-        self._height_width = hw
-        self._rotate90 = bool(rotate90)
-        self._explicit_height = height_direction is not None
-        self._extra_frames = tuple(offsets)
-        self._volume = volume
-        self._mass = mass
-        self._com_on_axis = com_x
-        self._canonical_moments = tuple(moments)
-        self._frozen = True
+        # One update instead of a dozen guarded setattr calls (this is the per-body hot path).
+        self.__dict__.update(
+            _dimensions=si,
+            _given=given,
+            _density=rho,
+            _material=material_name,
+            _axis=e,
+            _height_width=hw,
+            _rotate90=bool(rotate90),
+            _explicit_height=height_direction is not None,
+            _extra_frames=tuple(offsets),
+            _volume=volume,
+            _mass=mass,
+            _com_on_axis=com_x,
+            _canonical_moments=(i_xx, i_yy, i_zz),
+            _frozen=True,
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         if self._frozen:
@@ -200,7 +214,7 @@ class Component:
     def rotation_from_canonical(self) -> np.ndarray:
         """``R_AC = [e_axis | h | w]``: the canonical frame's axes (columns) in frame_a."""
         hx, hy, hz, wx, wy, wz = self._height_width
-        return _readonly(np.array(self._axis + (hx, hy, hz) + (wx, wy, wz)).reshape(3, 3).T)
+        return _readonly(np.array((*self._axis, hx, hy, hz, wx, wy, wz)).reshape(3, 3).T)
 
     # -- array results -----------------------------------------------------------------------
 
@@ -215,7 +229,7 @@ class Component:
         ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
             *self._canonical_moments, *self._axis, *self._height_width
         )
-        return _readonly(np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]))
+        return _readonly(np.array((ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)).reshape(3, 3))
 
     @cached_property
     def mass_properties(self) -> MassProperties:

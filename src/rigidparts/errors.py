@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ParameterError", "ModelError"]
+__all__ = ["ModelError", "ParameterError"]
 
 
 class ParameterError(ValueError):

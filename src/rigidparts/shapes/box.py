@@ -43,8 +43,14 @@ RULES = (
     ("height", "must be positive and finite (m)"),
     ("inner_width", "must be non-negative and finite (m)"),
     ("inner_height", "must be non-negative and finite (m)"),
-    ("inner_width", "must not exceed width={width!r} m (the hole cannot be wider than the box)"),
-    ("inner_height", "must not exceed height={height!r} m (the hole cannot be higher than the box)"),
+    (
+        "inner_width",
+        "must not exceed width={width!r} m (the hole cannot be wider than the box)",
+    ),
+    (
+        "inner_height",
+        "must not exceed height={height!r} m (the hole cannot be higher than the box)",
+    ),
     ("inner_width", "leaves no material: the hole fills the whole section (zero volume)"),
     ("density", "must be positive and finite (kg/m^3)"),
 )

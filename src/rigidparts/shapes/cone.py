@@ -62,8 +62,14 @@ RULES = (
     ("radius_b", "must be non-negative and finite (m)"),
     ("inner_radius_a", "must be non-negative and finite (m)"),
     ("inner_radius_b", "must be non-negative and finite (m)"),
-    ("inner_radius_a", "must not exceed radius_a={radius_a!r} m (the bore cannot be wider than the body)"),
-    ("inner_radius_b", "must not exceed radius_b={radius_b!r} m (the bore cannot be wider than the body)"),
+    (
+        "inner_radius_a",
+        "must not exceed radius_a={radius_a!r} m (the bore cannot be wider than the body)",
+    ),
+    (
+        "inner_radius_b",
+        "must not exceed radius_b={radius_b!r} m (the bore cannot be wider than the body)",
+    ),
     ("radius_a", "leaves no material: the bore fills the body at both ends (zero volume)"),
     ("density", "must be positive and finite (kg/m^3)"),
 )
@@ -133,12 +139,7 @@ def closed_form(
         + (c0 * e2 + c2 * e0)
         + 4.0 * (c1 * e1)
     ) / 30.0
-    k = (
-        3.0 * (c0 * c0 + c2 * c2)
-        + 4.0 * (c1 * c1)
-        + 12.0 * (c0 * c1 + c1 * c2)
-        + 26.0 * (c0 * c2)
-    )
+    k = 3.0 * (c0 * c0 + c2 * c2) + 4.0 * (c1 * c1) + 12.0 * (c0 * c1 + c1 * c2) + 26.0 * (c0 * c2)
     rho_pi_l = density * math.pi * length
     volume = math.pi * length * c_total / 3.0
     mass = rho_pi_l * c_total / 3.0
