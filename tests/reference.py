@@ -60,7 +60,7 @@ def printed_box(
     length: Any, width: Any, height: Any, inner_width: Any, inner_height: Any, density: Any
 ) -> dict[str, Any]:
     """The formulas exactly as printed in spec/box.txt (I_yy and I_zz with the typo)."""
-    rho, L, W, H, Wi, Hi = density, length, width, height, inner_width, inner_height  # noqa: N806
+    rho, L, W, H, Wi, Hi = density, length, width, height, inner_width, inner_height
     return {
         "mass": rho * L * (H * W - Hi * Wi),
         "i_xx": rho * L / 12 * (H * W * (H**2 + W**2) - Hi * Wi * (Hi**2 + Wi**2)),
@@ -76,7 +76,7 @@ def solid_frustum_moments(length: Any, r_a: Any, r_b: Any, density: Any, pi: Any
     ``m = int dm``, ``first = int x dm``, ``second = int x^2 dm``,
     ``radial = int R^2 / 2 dm`` (= I_xx; and int y^2 dm = radial / 2).
     """
-    a, b, L = r_a, r_b, length  # noqa: N806
+    a, b, L = r_a, r_b, length
     k = pi * density
     return {
         "volume": pi * L * (a * a + a * b + b * b) / 3,
@@ -123,7 +123,7 @@ def printed_cone(
     pi: Any,
 ) -> dict[str, Any]:
     """The formulas exactly as printed in spec/cone.txt (L_com, m, I_xx, the long I_yy)."""
-    L, Ra, Rb, Rai, Rbi, rho = (  # noqa: N806
+    L, Ra, Rb, Rai, Rbi, rho = (
         length,
         radius_a,
         radius_b,
@@ -155,7 +155,7 @@ def printed_cone(
         )
         / 10
     )
-    L2 = L**2  # noqa: N806
+    L2 = L**2
     numerator = (
         4 * Rai**6
         + 8 * Rai**5 * Rbi
@@ -297,3 +297,79 @@ def rule_directions(
     if rotate90:
         h, w = w, -h
     return e, h, w
+
+
+# -- exact symbolic evaluation of the library's float code --------------------------------------
+
+
+class Exact:
+    """A sympy expression whose arithmetic with Python floats converts each float *exactly*
+    (``sympy.Rational(0.5) == 1/2``, ``Rational(math.pi)`` is pi's float64 value as a fraction).
+
+    Passing these to a function written in plain float arithmetic (the shapes' ``closed_form``)
+    turns the function itself into an exact symbolic expression, float constants included, so
+    a symbolic proof covers the very code that runs (no re-typed copy of it).
+    """
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: Any) -> None:
+        import sympy
+
+        self.expr = sympy.sympify(expr)
+
+    @staticmethod
+    def lift(other: Any) -> Any:
+        import sympy
+
+        if isinstance(other, Exact):
+            return other.expr
+        if isinstance(other, bool):
+            return NotImplemented
+        if isinstance(other, int):
+            return sympy.Integer(other)
+        if isinstance(other, float):
+            return sympy.Rational(other)
+        return NotImplemented
+
+    def _apply(self, other: Any, op: Any) -> Any:
+        value = self.lift(other)
+        return NotImplemented if value is NotImplemented else Exact(op(self.expr, value))
+
+    def __add__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: a + b)
+
+    def __radd__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: b + a)
+
+    def __sub__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: a - b)
+
+    def __rsub__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: b - a)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: a * b)
+
+    def __rmul__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: b * a)
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: a / b)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: b / a)
+
+    def __neg__(self) -> Exact:
+        return Exact(-self.expr)
+
+    def __pow__(self, other: Any) -> Any:
+        return self._apply(other, lambda a, b: a**b)
+
+
+def symbolic_equal(a: Any, b: Any) -> bool:
+    """Exact equality of two rational functions (sympy), by clearing denominators."""
+    import sympy
+
+    numerator, _ = sympy.fraction(sympy.together(sympy.sympify(a) - sympy.sympify(b)))
+    return sympy.expand(numerator) == 0

@@ -117,8 +117,12 @@ class Box(Component):
     def parameters(self) -> dict[str, Any]:
         out = super().parameters()
         out["rotate90"] = self._rotate90
-        if self._explicit_height:
-            out["height_direction"] = list(self._height_width[:3])
+        if self._explicit_height:  # the direction before rotate90 turned it: h = -w_turned
+            out["height_direction"] = (
+                [-v for v in self._height_width[3:]]
+                if self._rotate90
+                else list(self._height_width[:3])
+            )
         return out
 
 

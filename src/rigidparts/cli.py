@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -264,9 +265,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NEGATIVE_VALUE = re.compile(r"^-\.?\d")
+
+
+def _attach_negative_values(argv: Sequence[str]) -> list[str]:
+    """``--axis -1,0,0`` -> ``--axis=-1,0,0``: argparse would read ``-1,0,0`` as an option."""
+    out: list[str] = []
+    for token in argv:
+        if out and _NEGATIVE_VALUE.match(token) and out[-1].startswith("--") and "=" not in out[-1]:
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit status (0 ok, 2 bad input or usage, 1 other failure)."""
     parser = build_parser()
+    argv = _attach_negative_values(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
         if args.command is None:

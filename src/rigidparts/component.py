@@ -119,6 +119,10 @@ class Component:
         explicit_h = (0.0, 0.0, 0.0)
         if height_direction is not None:
             explicit_h = _vector3("height_direction", height_direction)
+            if explicit_h == (0.0, 0.0, 0.0):  # (0, 0, 0) is the rule's marker: refuse it here
+                raise ParameterError(
+                    "height_direction", height_direction, "must be non-zero and not parallel to axis"
+                )
         e, hw = body_orientation(*ax, bool(rotate90), *explicit_h)
         if math.isnan(e[0]):
             raise ParameterError("axis", axis, "must be a non-zero vector")
@@ -127,6 +131,12 @@ class Component:
                 "height_direction", height_direction, "must be non-zero and not parallel to axis"
             )
 
+        if isinstance(extra_frames, str) or not isinstance(extra_frames, Iterable):
+            raise ParameterError(
+                "extra_frames",
+                extra_frames,
+                "must be a sequence of offsets along the axis (m), e.g. [0.25, 0.5]",
+            )
         offsets = []
         for i, offset in enumerate(extra_frames):
             value = to_si(f"extra_frames[{i}]", offset, "length")
@@ -138,9 +148,10 @@ class Component:
         if not (0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz)) or not math.isfinite(
             i_xx + i_yy + i_zz
         ):
+            largest = max(si, key=lambda name: si[name])
             raise ParameterError(
-                "dimensions",
-                given,
+                largest,
+                given[largest],
                 f"give mass {mass!r} kg and inertia {(i_xx, i_yy, i_zz)!r} kg m^2: not finite "
                 "positive numbers in float64 (dimensions or density far too large or small)",
             )
@@ -221,7 +232,7 @@ class Component:
     @cached_property
     def center_of_mass(self) -> np.ndarray:
         """``p_AoBcm_A``: the centre of mass in frame_a, m."""
-        return _readonly(self._com_on_axis * np.array(self._axis))
+        return _readonly(self._com_on_axis * np.array(self._axis) + 0.0)  # + 0.0: no -0.0
 
     @cached_property
     def inertia(self) -> np.ndarray:

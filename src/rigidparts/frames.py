@@ -50,7 +50,7 @@ class Frame:
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
 
     def __post_init__(self) -> None:
-        position = np.array(self.position, dtype=np.float64).reshape(3)
+        position = np.array(self.position, dtype=np.float64).reshape(3) + 0.0  # no -0.0
         rotation = np.array(self.rotation, dtype=np.float64).reshape(3, 3)
         position.setflags(write=False)
         rotation.setflags(write=False)

@@ -47,8 +47,6 @@ def _is_quantity(value: Any) -> bool:
 
 
 def _quantity_to_si(name: str, value: Any, kind: str) -> Any:
-    import pint
-
     ureg = registry()
     si_unit, example = _KINDS[kind]
     try:
@@ -65,9 +63,12 @@ def _quantity_to_si(name: str, value: Any, kind: str) -> Any:
         return quantity.to(si_unit).magnitude
     except ParameterError:
         raise
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
+    except Exception as exc:  # pint's parser also raises AssertionError, TokenError, ...
         raise ParameterError(
-            name, value, f"is not a {kind} pint can read ({exc}); write e.g. {example}"
+            name,
+            value,
+            f"is not a {kind} pint can read ({str(exc) or type(exc).__name__}); "
+            f"write e.g. {example}",
         ) from None
 
 
