@@ -1,0 +1,181 @@
+"""URDF export (read by MuJoCo, Pinocchio and Drake).
+
+Conventions
+-----------
+- A link named ``world`` is the root (Drake and MuJoCo take it for the world; Pinocchio for
+  its universe). Each body is a link **whose frame is its frame_a**, carrying
+  ``<inertial><origin xyz=COM rpy="0 0 0"/><mass/><inertia ixx ixy ixz iyy iyz izz/>``:
+  the centre of mass in frame_a and the inertia tensor about the centre of mass in frame_a's
+  axes (URDF's reference point is the ``<inertial><origin>``, never the link origin), the
+  tensor's entries as they are (``ixy = I[0, 1]``, the negative product of inertia).
+- Every named frame F of body B is a massless link ``B.F`` on a fixed joint ``B.F``.
+- URDF puts a joint's child link frame at the joint. When a joint holds a body at frame_a
+  its child is the body's link; when it holds it at another frame C, its child is the frame
+  link ``B.C`` and the body's link hangs from that by the fixed joint ``B.C`` (``X_CA``),
+  so the body link stays at frame_a in every case. Joint ``<origin>`` = ``X_BpJ``, the joint
+  frame in the parent body's frame_a; ``<axis>`` in the joint frame.
+- ``revolute`` with limits -> ``revolute``; without -> ``continuous``; ``prismatic`` ->
+  ``prismatic`` (URDF requires limits: none given -> +-1e16 m, SDFormat's "unlimited"); a
+  ``<limit>`` also needs effort and velocity, written as 1e16 ("unlimited"; 0 would mean a
+  zero velocity limit in Drake); ``fixed``; ``free`` -> ``floating`` (MuJoCo and Pinocchio
+  make it a free joint; Drake warns and leaves the body free). ``ball`` has no URDF type
+  that the three engines read: export MJCF or SDF.
+- ``<mujoco><compiler .../></mujoco>`` keeps MuJoCo from fusing fixed links
+  (``fusestatic``), dropping visuals, stripping mesh paths, balancing or recomputing
+  inertias; Pinocchio and Drake ignore it.
+- Visual and collision: native ``<box>``/``<cylinder>``, else ``<mesh
+  filename="<stem>_meshes/<body>.obj"/>`` relative to the URDF file. URDF has no gravity.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError
+from ..model.model import Model, invert
+from ._common import (
+    body_geometry,
+    body_meshes,
+    check_sections,
+    exported_inertia,
+    fmt,
+    mesh_folder,
+    rpy,
+    vec,
+    write_xml,
+    xml_text,
+)
+
+__all__ = ["UNLIMITED", "build_urdf", "to_urdf"]
+
+#: The "unlimited" value for limits URDF requires (SDFormat's default joint limit).
+UNLIMITED = 1e16
+
+MUJOCO_COMPILER = {
+    "angle": "radian",
+    "fusestatic": "false",
+    "discardvisual": "false",
+    "strippath": "false",
+    "inertiafromgeom": "false",
+    "balanceinertia": "false",
+    "boundmass": "0",
+    "boundinertia": "0",
+}
+
+
+def to_urdf(model: Model, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
+    """The URDF text of ``model``; with ``path``, written with its meshes (all atomic)."""
+    folder_name = mesh_folder(path if path is not None else f"{model.name}.urdf")[1]
+    text, meshes = build_urdf(model, sections=sections, mesh_folder_name=folder_name)
+    return write_xml(text, path, meshes)
+
+
+def _origin(parent: ET.Element, pose: tuple[np.ndarray, np.ndarray]) -> None:
+    rotation, position = pose
+    ET.SubElement(parent, "origin", xyz=vec(position), rpy=vec(rpy(rotation)))
+
+
+def build_urdf(
+    model: Model, *, sections: int = 64, mesh_folder_name: str = "meshes"
+) -> tuple[str, dict[str, Any]]:
+    """``(xml text, {body: trimesh})``; meshes referenced as ``<folder>/<body>.obj``."""
+    sections = check_sections(sections)
+    model.check()
+    for joint in model.joints.values():
+        if joint.type == "ball":
+            raise ModelError(
+                f"joints[{joint.index}].type",
+                "ball",
+                f"URDF has no ball joint that MuJoCo, Pinocchio and Drake all read (joint "
+                f"{joint.name!r}); export MJCF or SDF",
+            )
+    meshes = body_meshes(model, sections)
+    robot = ET.Element("robot", name=model.name)
+    ET.SubElement(ET.SubElement(robot, "mujoco"), "compiler", MUJOCO_COMPILER)
+    ET.SubElement(robot, "link", name="world")
+
+    for joint in model.ordered_joints():
+        body_name = joint.child_body
+        body = model.bodies[body_name]
+        parent_link = "world" if joint.parent_body is None else joint.parent_body
+        holds_frame_a = joint.child_frame == "frame_a"
+        child_link = body_name if holds_frame_a else f"{body_name}.{joint.child_frame}"
+
+        element = ET.SubElement(robot, "joint", name=joint.name, type=_joint_type(joint))
+        _origin(element, model.joint_frame_in_parent_body(joint))
+        ET.SubElement(element, "parent", link=parent_link)
+        ET.SubElement(element, "child", link=child_link)
+        if joint.type in ("revolute", "prismatic"):
+            ET.SubElement(element, "axis", xyz=vec(joint.axis_in_joint))
+            if joint.limits is not None or joint.type == "prismatic":
+                lower, upper = joint.limits or (-UNLIMITED, UNLIMITED)
+                ET.SubElement(
+                    element,
+                    "limit",
+                    lower=fmt(lower),
+                    upper=fmt(upper),
+                    effort=fmt(UNLIMITED),
+                    velocity=fmt(UNLIMITED),
+                )
+            ET.SubElement(element, "dynamics", damping=fmt(joint.damping), friction="0.0")
+
+        _body_link(robot, body_name, body, meshes, mesh_folder_name)
+        for frame_name in body.frames:
+            frame_link = f"{body_name}.{frame_name}"
+            ET.SubElement(robot, "link", name=frame_link)
+            weld = ET.SubElement(robot, "joint", name=frame_link, type="fixed")
+            x_af = model.frame_in_body(body_name, frame_name)
+            if frame_name == joint.child_frame and not holds_frame_a:
+                _origin(weld, invert(x_af))  # the body's link hangs from the joint's frame
+                ET.SubElement(weld, "parent", link=frame_link)
+                ET.SubElement(weld, "child", link=body_name)
+            else:
+                _origin(weld, x_af)
+                ET.SubElement(weld, "parent", link=body_name)
+                ET.SubElement(weld, "child", link=frame_link)
+    return xml_text(robot), meshes
+
+
+def _joint_type(joint: Any) -> str:
+    if joint.type == "revolute":
+        return "revolute" if joint.limits is not None else "continuous"
+    if joint.type == "free":
+        return "floating"
+    return joint.type
+
+
+def _body_link(
+    robot: ET.Element, name: str, body: Any, meshes: dict[str, Any], folder: str
+) -> None:
+    link = ET.SubElement(robot, "link", name=name)
+    inertial = ET.SubElement(link, "inertial")
+    ET.SubElement(inertial, "origin", xyz=vec(body.center_of_mass), rpy="0.0 0.0 0.0")
+    ET.SubElement(inertial, "mass", value=fmt(body.mass))
+    i = exported_inertia(body)
+    ET.SubElement(
+        inertial,
+        "inertia",
+        ixx=fmt(i[0, 0]),
+        ixy=fmt(i[0, 1]),
+        ixz=fmt(i[0, 2]),
+        iyy=fmt(i[1, 1]),
+        iyz=fmt(i[1, 2]),
+        izz=fmt(i[2, 2]),
+    )
+    geometry = body_geometry(body)
+    for tag in ("visual", "collision"):
+        element = ET.SubElement(link, tag, name=f"{name}_{tag}")
+        _origin(element, (geometry.rotation, geometry.position))
+        shape = ET.SubElement(element, "geometry")
+        if geometry.kind == "box":
+            ET.SubElement(shape, "box", size=vec(geometry.size))
+        elif geometry.kind == "cylinder":
+            radius, length = geometry.size
+            ET.SubElement(shape, "cylinder", radius=fmt(radius), length=fmt(length))
+        else:
+            assert name in meshes
+            ET.SubElement(shape, "mesh", filename=f"{folder}/{name}.obj")

@@ -1,0 +1,507 @@
+"""The multibody model: named bodies joined into a tree by joints.
+
+Notation (Drake's monogram style, as in :mod:`rigidparts.inertia`): ``X_AB = (R_AB, p_AoBo_A)``
+is the pose of frame B in frame A, composed as ``X_AC = X_AB X_BC``. W is the world, A a
+body's frame_a, P a joint's parent frame, J its joint frame and C its child frame.
+
+The pose of each body follows from its parent's along the tree::
+
+    X_WA = X_WBp  X_BpP  X_PJ  X_JC(q)  X_CA
+
+with ``X_BpP`` the parent frame in the parent body (identity for ``world``), ``X_PJ`` the joint's
+``position`` / ``rotation``, ``X_JC(q)`` the joint's motion (:mod:`.joints`) and
+``X_CA = X_AC^-1`` the child frame in the child body, inverted.
+
+Rules (trees only), each a :class:`~rigidparts.ModelError` naming the item at fault: a joint's
+frames must exist, a body has at most one parent joint, no cycles, exactly one joint attaches to
+``world`` (the root), every body is attached by a joint, names are unique across bodies and
+joints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from ..component import Component
+from ..errors import ModelError
+from ..inertia import MassProperties
+from .joints import Joint, build_joint, check_name
+
+__all__ = ["INTEGRATORS", "Model", "SimulationSettings", "Transform"]
+
+#: A pose ``(R_AB (3, 3), p_AoBo_A (3,))``.
+Transform = tuple[np.ndarray, np.ndarray]
+
+#: MuJoCo's integrators, by the names the model file and the command line accept.
+INTEGRATORS = ("RK4", "implicitfast", "implicit", "Euler")
+
+
+def compose(a: Transform, b: Transform) -> Transform:
+    """``X_AC = X_AB X_BC``."""
+    return a[0] @ b[0], a[0] @ b[1] + a[1]
+
+
+def invert(a: Transform) -> Transform:
+    """``X_BA = X_AB^-1 = (R_AB^T, -R_AB^T p_AoBo_A)``."""
+    return a[0].T, -(a[0].T @ a[1])
+
+
+IDENTITY: Transform = (np.eye(3), np.zeros(3))
+
+
+@dataclass
+class SimulationSettings:
+    """Defaults for :func:`rigidparts.sim.simulate` stored with the model (``[simulation]``).
+
+    ``duration`` and ``timestep`` in s; ``integrator`` one of :data:`INTEGRATORS`. None means
+    "use simulate's default".
+    """
+
+    duration: float | None = None
+    timestep: float | None = None
+    integrator: str | None = None
+
+
+class Model:
+    """A multibody model: named bodies (``rp.Box``, ``rp.Cone``, ...) and the joints that tie
+    them into a tree rooted at the world.
+
+    Parameters
+    ----------
+    name : str
+        The model's name (used in the exported files).
+    gravity : 3-vector
+        The gravitational acceleration in world coordinates, m/s^2.
+
+    Example
+    -------
+    >>> model = rp.Model("pendulum")
+    >>> arm = model.add_body("arm", rp.Box(length=1, width=0.02, height=0.02, axis=(0, 0, -1)))
+    >>> model.add_joint("hinge", "revolute", "world", "arm.frame_a", axis=(0, 1, 0),
+    ...                 position=(0, 0, 1.5), initial=0.01)
+    """
+
+    def __init__(self, name: str = "model", gravity: Any = (0.0, 0.0, -9.81)) -> None:
+        if not isinstance(name, str) or not name.strip():
+            raise ModelError("name", name, "must be a non-empty string")
+        if any(c in name for c in "<>&\"'") or name != name.strip():
+            raise ModelError("name", name, "must not hold XML special characters or edge spaces")
+        self.name = name
+        try:
+            g = np.array(gravity, dtype=np.float64).reshape(3)
+        except (TypeError, ValueError):
+            raise ModelError("gravity", gravity, "must be a 3-vector of numbers (m/s^2)") from None
+        if isinstance(gravity, str) or not np.all(np.isfinite(g)):
+            raise ModelError("gravity", gravity, "must be a finite 3-vector (m/s^2)")
+        g.setflags(write=False)
+        self.gravity = g
+        self.simulation = SimulationSettings()
+        self._bodies: dict[str, Component] = {}
+        self._joints: dict[str, Joint] = {}
+        self._parent_joint: dict[str, Joint] = {}
+        self._children: dict[str | None, list[Joint]] = {None: []}
+
+    # -- building ----------------------------------------------------------------------------
+
+    @property
+    def bodies(self) -> Mapping[str, Component]:
+        """Ordered ``name -> body`` (read-only view)."""
+        return MappingProxyType(self._bodies)
+
+    @property
+    def joints(self) -> Mapping[str, Joint]:
+        """Ordered ``name -> Joint`` (read-only view)."""
+        return MappingProxyType(self._joints)
+
+    def add_body(self, name: str, body: Component) -> Component:
+        """Add ``body`` under ``name``; returns the body."""
+        check_name(f"bodies.{name}", name, "body")
+        if not isinstance(body, Component):
+            raise ModelError(
+                f"bodies.{name}", body, "must be a rigidparts body such as rp.Box(...) or rp.Cone()"
+            )
+        if name in self._bodies or name in self._joints:
+            raise ModelError(f"bodies.{name}", name, "the name is already used in the model")
+        self._bodies[name] = body
+        self._children[name] = []
+        return body
+
+    def add_joint(
+        self,
+        name: str,
+        type: str,
+        parent: str,
+        child: str,
+        *,
+        axis: Any = None,
+        position: Any = None,
+        rotation: Any = None,
+        initial: Any = None,
+        initial_velocity: Any = None,
+        limits: Any = None,
+        damping: Any = 0.0,
+    ) -> Joint:
+        """Join ``child`` (``"BODY.FRAME"``) to ``parent`` (``"world"`` or ``"BODY.FRAME"``).
+
+        Parameters
+        ----------
+        name : str
+            Unique among bodies and joints.
+        type : {"revolute", "prismatic", "fixed", "ball", "free"}
+        parent, child : str
+            Frames; ``"BODY"`` alone means ``"BODY.frame_a"``. At position zero the child frame
+            coincides with the joint frame.
+        axis : 3-vector, optional
+            Revolute / prismatic axis, in the parent frame (required for those, else refused).
+        position : 3-vector, optional
+            The joint frame's origin in the parent frame (m, or strings with units).
+        rotation : 3x3 matrix or scipy Rotation, optional
+            The joint frame's orientation in the parent frame, ``R_PJ``.
+        initial : float or array, optional
+            Initial position: rad (or ``"5 deg"``) / m, a quaternion ``[qw, qx, qy, qz]`` for a
+            ball, ``[x, y, z, qw, qx, qy, qz]`` for a free joint.
+        initial_velocity : float or array, optional
+            rad/s or m/s; ``[wx, wy, wz]`` (ball), ``[vx, vy, vz, wx, wy, wz]`` (free).
+        limits : (lower, upper), optional
+            Position limits of a revolute / prismatic joint.
+        damping : float
+            Viscous damping of a revolute / prismatic joint (N m s/rad or N s/m).
+        """
+        index = len(self._joints)
+        where = f"joints[{index}]"
+        check_name(f"{where}.name", name, "joint")
+        who = f"joint {name!r}"
+        if name in self._joints or name in self._bodies:
+            raise ModelError(f"{where}.name", name, "the name is already used in the model")
+        parent_body, parent_frame = self._resolve_frame(f"{where}.parent", parent, who, True)
+        child_body, child_frame = self._resolve_frame(f"{where}.child", child, who, False)
+        assert child_body is not None and child_frame is not None
+        if child_body in self._parent_joint:
+            other = self._parent_joint[child_body]
+            raise ModelError(
+                f"{where}.child",
+                child,
+                f"body {child_body!r} already has the parent joint {other.name!r}: a body has "
+                f"one parent (trees only; {who})",
+            )
+        if parent_body is None and self._children[None]:
+            root = self._children[None][0]
+            raise ModelError(
+                f"{where}.parent",
+                parent,
+                f"a second root: joint {root.name!r} already attaches {root.child_body!r} to "
+                f"world; a model has one root ({who})",
+            )
+        node, chain = parent_body, []
+        while node is not None:  # walk up from the parent: meeting the child closes a cycle
+            chain.append(node)
+            if node == child_body:
+                loop = " -> ".join([*reversed(chain), child_body])
+                raise ModelError(
+                    f"{where}.child", child, f"closes a cycle {loop} (trees only; {who})"
+                )
+            above = self._parent_joint.get(node)
+            node = None if above is None else above.parent_body
+        joint = build_joint(
+            index=index,
+            name=name,
+            type=type,
+            parent="world" if parent_body is None else f"{parent_body}.{parent_frame}",
+            child=f"{child_body}.{child_frame}",
+            parent_body=parent_body,
+            parent_frame=parent_frame,
+            child_body=child_body,
+            child_frame=child_frame,
+            axis=axis,
+            position=position,
+            rotation=rotation,
+            initial=initial,
+            initial_velocity=initial_velocity,
+            limits=limits,
+            damping=damping,
+        )
+        self._joints[name] = joint
+        self._parent_joint[child_body] = joint
+        self._children[parent_body].append(joint)
+        return joint
+
+    def _resolve_frame(
+        self, parameter: str, text: Any, who: str, allow_world: bool
+    ) -> tuple[str | None, str | None]:
+        """``"world"`` -> (None, None); ``"arm.frame_b"`` -> ("arm", "frame_b")."""
+        if not isinstance(text, str) or not text:
+            raise ModelError(parameter, text, f"must be a frame name such as 'arm.frame_b' ({who})")
+        if text == "world":
+            if not allow_world:
+                raise ModelError(parameter, text, f"the world cannot be a child ({who})")
+            return None, None
+        body_name, _, frame_name = text.partition(".")
+        frame_name = frame_name or "frame_a"
+        if body_name not in self._bodies:
+            known = ", ".join(self._bodies) or "none yet"
+            hint = " or 'world'" if allow_world else ""
+            raise ModelError(
+                parameter,
+                text,
+                f"names no body {body_name!r} (bodies: {known}; give 'BODY.FRAME'{hint}; {who})",
+            )
+        frames = self._bodies[body_name].frames
+        if frame_name not in frames:
+            raise ModelError(
+                parameter,
+                text,
+                f"body {body_name!r} has no frame {frame_name!r} (frames: "
+                f"{', '.join(frames)}; {who})",
+            )
+        return body_name, frame_name
+
+    # -- structure ---------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise :class:`~rigidparts.ModelError` unless the model is one complete tree."""
+        if not self._bodies:
+            raise ModelError("bodies", {}, "the model has no bodies")
+        if not self._children[None]:
+            raise ModelError("joints", list(self._joints), "no joint attaches a body to 'world'")
+        for name in self._bodies:
+            if name not in self._parent_joint:
+                raise ModelError(
+                    f"bodies.{name}",
+                    name,
+                    "is attached by no joint (every body needs a parent joint; use a 'fixed' "
+                    "joint to weld it)",
+                )
+
+    @property
+    def root_joint(self) -> Joint:
+        """The joint that attaches the tree to the world."""
+        self.check()
+        return self._children[None][0]
+
+    def parent_joint(self, body: str) -> Joint:
+        """The joint whose child is ``body``."""
+        if body not in self._bodies:
+            raise ModelError("body", body, f"names no body (bodies: {', '.join(self._bodies)})")
+        self.check()
+        return self._parent_joint[body]
+
+    def child_joints(self, body: str | None) -> list[Joint]:
+        """The joints whose parent is ``body`` (None: the world), in the order added."""
+        return list(self._children.get(body, ()))
+
+    def ordered_joints(self) -> list[Joint]:
+        """All joints, each after its parent body's joint (depth first from the root)."""
+        self.check()
+        order: list[Joint] = []
+        stack = list(reversed(self._children[None]))
+        while stack:
+            joint = stack.pop()
+            order.append(joint)
+            stack.extend(reversed(self._children[joint.child_body]))
+        return order
+
+    def subtree(self, body: str) -> list[str]:
+        """``body`` and all its descendants, parent first."""
+        out = [body]
+        for name in out:
+            out.extend(j.child_body for j in self._children[name])
+        return out
+
+    @property
+    def nq(self) -> int:
+        """Total number of position coordinates."""
+        return sum(j.nq for j in self._joints.values())
+
+    @property
+    def nv(self) -> int:
+        """Total number of velocity coordinates (degrees of freedom)."""
+        return sum(j.nv for j in self._joints.values())
+
+    # -- joint positions ---------------------------------------------------------------------
+
+    def initial_positions(self) -> dict[str, np.ndarray]:
+        """``joint -> initial position (nq,)`` for every moving joint."""
+        return {n: j.initial.copy() for n, j in self._joints.items() if j.nq}
+
+    def initial_velocities(self) -> dict[str, np.ndarray]:
+        """``joint -> initial velocity (nv,)`` for every moving joint."""
+        return {n: j.initial_velocity.copy() for n, j in self._joints.items() if j.nv}
+
+    def zero_positions(self) -> dict[str, np.ndarray]:
+        """``joint -> the position at which its child frame coincides with its joint frame``."""
+        return {n: j.zero_position for n, j in self._joints.items() if j.nq}
+
+    def joint_positions(self, q: Mapping[str, Any] | None = None) -> dict[str, np.ndarray]:
+        """Complete and validate ``q``: given entries checked, the rest the initial positions."""
+        out = self.initial_positions()
+        if q is None:
+            return out
+        if not isinstance(q, Mapping):
+            raise ModelError("q", q, "must be a mapping of joint name -> position")
+        for name, value in q.items():
+            if name not in self._joints:
+                raise ModelError("q", name, f"names no joint (joints: {', '.join(self._joints)})")
+            joint = self._joints[name]
+            if joint.nq == 0:
+                raise ModelError(f"q[{name!r}]", value, f"joint {name!r} is fixed")
+            out[name] = joint.check_position(value)
+        return out
+
+    # -- kinematics --------------------------------------------------------------------------
+
+    def frame_in_body(self, body: str, frame: str | None) -> Transform:
+        """``X_AF``: frame ``frame`` of ``body`` relative to its frame_a."""
+        if frame is None:
+            return IDENTITY
+        f = self._bodies[body].frames[frame]
+        return np.array(f.rotation), np.array(f.position)
+
+    def joint_frame_in_parent_body(self, joint: Joint) -> Transform:
+        """``X_BpJ``: the joint frame in the parent body's frame_a (in the world for a root)."""
+        x_bp_p = (
+            IDENTITY
+            if joint.parent_body is None
+            else self.frame_in_body(joint.parent_body, joint.parent_frame)
+        )
+        return compose(x_bp_p, (np.array(joint.rotation), np.array(joint.position)))
+
+    def child_frame_in_body(self, joint: Joint) -> Transform:
+        """``X_AC``: the joint's child frame in the child body's frame_a."""
+        return self.frame_in_body(joint.child_body, joint.child_frame)
+
+    def body_poses(self, q: Mapping[str, Any] | None = None) -> dict[str, Transform]:
+        """World pose of each body's frame_a: ``name -> (R_WA (3, 3), p_WAo (3,))``.
+
+        ``q`` maps joint names to positions (float; quaternion wxyz for a ball joint; 7 values
+        x, y, z, qw, qx, qy, qz for a free joint); missing joints take their initial position.
+        """
+        positions = self.joint_positions(q)
+        poses: dict[str, Transform] = {}
+        for joint in self.ordered_joints():
+            x_w_bp = IDENTITY if joint.parent_body is None else poses[joint.parent_body]
+            x_w_j = compose(x_w_bp, self.joint_frame_in_parent_body(joint))
+            x_w_c = compose(x_w_j, joint.transform(positions.get(joint.name)))
+            poses[joint.child_body] = compose(x_w_c, invert(self.child_frame_in_body(joint)))
+        return {name: poses[name] for name in self._bodies}
+
+    def frame_poses(self, q: Mapping[str, Any] | None = None) -> dict[str, Transform]:
+        """World pose of every named frame: ``"BODY.FRAME" -> (R_WF, p_WFo)``."""
+        out: dict[str, Transform] = {}
+        for name, pose in self.body_poses(q).items():
+            for frame in self._bodies[name].frames:
+                out[f"{name}.{frame}"] = compose(pose, self.frame_in_body(name, frame))
+        return out
+
+    # -- mass properties ---------------------------------------------------------------------
+
+    def body_mass_properties(self, q: Mapping[str, Any] | None = None) -> dict[str, MassProperties]:
+        """Each body's mass, centre of mass and central inertia in world coordinates at ``q``:
+        ``p_WBcm_W = R_WA p_ABcm_A + p_WA``, ``I_BBcm_W = R_WA I_BBcm_A R_WA^T``."""
+        return {
+            name: self._bodies[name].mass_properties.placed(rotation=r, position=p)
+            for name, (r, p) in self.body_poses(q).items()
+        }
+
+    def subtree_mass_properties(
+        self, q: Mapping[str, Any] | None = None
+    ) -> dict[str, MassProperties]:
+        """For each body, the composite of it and all its descendants, in world coordinates at
+        ``q`` (mass, centre of mass, inertia about that centre of mass in world axes)."""
+        parts = self.body_mass_properties(q)
+        out: dict[str, MassProperties] = {}
+        for joint in reversed(self.ordered_joints()):  # children before parents
+            body = joint.child_body
+            children = [out[j.child_body] for j in self._children[body]]
+            out[body] = (
+                MassProperties.combine([parts[body], *children]) if children else parts[body]
+            )
+        return {name: out[name] for name in self._bodies}
+
+    def mass_properties(self, q: Mapping[str, Any] | None = None) -> MassProperties:
+        """The whole model's composite mass properties in world coordinates at ``q``."""
+        return self.subtree_mass_properties(q)[self.root_joint.child_body]
+
+    # -- files -------------------------------------------------------------------------------
+
+    @classmethod
+    def from_toml(cls, path: str | os.PathLike[str]) -> Model:
+        """Load a model file (format in ``docs/models.md``); see :func:`load_model`."""
+        from .toml_format import load_model
+
+        return load_model(path)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str | None = None) -> Model:
+        """Build from the parsed content of a model file (see :func:`load_model`)."""
+        from .toml_format import model_from_dict
+
+        return model_from_dict(data, source=source)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The model as the tables of a model file (SI units), for :func:`json.dumps` etc."""
+        out: dict[str, Any] = {"name": self.name, "gravity": self.gravity.tolist()}
+        settings = {k: v for k, v in vars(self.simulation).items() if v is not None}
+        if settings:
+            out["simulation"] = settings
+        out["bodies"] = {name: body.parameters() for name, body in self._bodies.items()}
+        out["joints"] = [joint.to_dict() for joint in self._joints.values()]
+        return out
+
+    def to_mjcf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
+        """MuJoCo MJCF of the model (see :mod:`rigidparts.export.mjcf`); returns the XML.
+
+        With ``path`` the file is written atomically, with the meshes of cones and hollow
+        bodies as OBJ files in ``<stem>_meshes/`` beside it; without, the meshes are embedded
+        in the XML so that ``mujoco.MjModel.from_xml_string(model.to_mjcf())`` works.
+        """
+        from ..export.mjcf import to_mjcf
+
+        return to_mjcf(self, path, sections=sections)
+
+    def to_urdf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
+        """URDF of the model (see :mod:`rigidparts.export.urdf`); returns the XML.
+
+        With ``path`` the file and its meshes (``<stem>_meshes/*.obj``) are written
+        atomically; without, meshes are referenced as ``<model name>_meshes/*.obj`` but not
+        written.
+        """
+        from ..export.urdf import to_urdf
+
+        return to_urdf(self, path, sections=sections)
+
+    def to_sdf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
+        """SDFormat 1.9 of the model (see :mod:`rigidparts.export.sdf`); returns the XML.
+
+        With ``path`` the file and its meshes (``<stem>_meshes/*.obj``) are written
+        atomically; without, meshes are referenced as ``<model name>_meshes/*.obj`` but not
+        written.
+        """
+        from ..export.sdf import to_sdf
+
+        return to_sdf(self, path, sections=sections)
+
+    def export(
+        self, path: str | os.PathLike[str], format: str | None = None, *, sections: int = 64
+    ) -> str:
+        """Write ``path`` in ``format`` (``mjcf``, ``urdf``, ``sdf``; default from the
+        suffix: .xml/.mjcf, .urdf, .sdf). Returns the XML text."""
+        from ..export import export
+
+        return export(self, path, format, sections=sections)
+
+    def simulate(self, **options: Any) -> Any:
+        """Run the model on MuJoCo: :func:`rigidparts.sim.simulate` (``duration=``, ...)."""
+        from ..sim import simulate
+
+        return simulate(self, **options)
+
+    def __repr__(self) -> str:
+        bodies = ", ".join(f"{n}={type(b).__name__}" for n, b in self._bodies.items())
+        joints = ", ".join(f"{n}:{j.type}" for n, j in self._joints.items())
+        return f"Model({self.name!r}, bodies=[{bodies}], joints=[{joints}])"

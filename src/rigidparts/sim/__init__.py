@@ -1,0 +1,24 @@
+"""Simulation of :class:`~rigidparts.model.Model` on MuJoCo.
+
+``rp.simulate(model, duration=10, timestep=1e-4, integrator="RK4")`` returns a
+:class:`SimulationResult` (time, joint positions and velocities, body poses, energy) that writes
+itself as CSV (``result.to_csv(path)``). mujoco is imported only when a simulation runs.
+"""
+
+from .simulate import (
+    DEFAULT_DURATION,
+    DEFAULT_INTEGRATOR,
+    DEFAULT_TIMESTEP,
+    SimulationResult,
+    estimate_period,
+    simulate,
+)
+
+__all__ = [
+    "DEFAULT_DURATION",
+    "DEFAULT_INTEGRATOR",
+    "DEFAULT_TIMESTEP",
+    "SimulationResult",
+    "estimate_period",
+    "simulate",
+]

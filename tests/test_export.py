@@ -1,0 +1,314 @@
+"""What the exported files say: inertials at full precision in each format's reference point
+and order, the compiler flags that keep MuJoCo's hands off, geometry, frames, meshes beside
+the file, atomic writes. (Loading in the real engines: test_export_engines.py.)"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rigidparts as rp
+from rigidparts.cli import main
+from rigidparts.export import format_from_suffix
+from rigidparts.model import Model, load_model
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x) for x in text.split()]
+
+
+def awkward_model() -> Model:
+    """Dimensions whose floats have all 17 digits, rotated axes, a hinge at an extra frame."""
+    model = Model("awkward")
+    model.add_body(
+        "bar",
+        rp.Box(length=1 / 3, width=0.1 / 7, height=0.2 / 3, axis=(1, 2, 3), density=2700.1,
+               extra_frames=[1 / 9]),
+    )  # fmt: skip
+    model.add_body("tip", rp.Cone(length=0.1 / 3, radius_a=0.05, radius_b=0.02 / 3, axis=(0, 1, 1)))
+    model.add_body("tube", rp.Cone(length=0.3, radius_a=0.02, radius_b=0.02, inner_radius_a=0.015,
+                                   inner_radius_b=0.015))  # fmt: skip
+    model.add_joint("hinge", "revolute", "world", "bar.frame_c1", axis=(0, 1, 0),
+                    position=(0, 0, 1.5), rotation=[[0, -1, 0], [1, 0, 0], [0, 0, 1]])  # fmt: skip
+    model.add_joint("weld", "fixed", "bar.frame_b", "tip")
+    model.add_joint("rail", "prismatic", "tip.frame_b", "tube.frame_com", axis=(1, 0, 0),
+                    limits=(-0.1, 0.2), damping=0.5)  # fmt: skip
+    return model
+
+
+def test_format_from_suffix():
+    assert [format_from_suffix(f"m{s}") for s in (".xml", ".MJCF", ".urdf", ".sdf")] == [
+        "mjcf", "mjcf", "urdf", "sdf",
+    ]  # fmt: skip
+    with pytest.raises(rp.ParameterError, match="suffix"):
+        format_from_suffix("m.yaml")
+
+
+# -- MJCF ------------------------------------------------------------------------------------
+
+
+def test_mjcf_compiler_never_lets_mujoco_touch_the_inertia():
+    root = ET.fromstring(awkward_model().to_mjcf())
+    compiler = root.find("compiler").attrib
+    assert compiler["inertiafromgeom"] == "false"
+    assert compiler["balanceinertia"] == "false"
+    assert compiler["boundmass"] == "0" and compiler["boundinertia"] == "0"
+    assert compiler["fusestatic"] == "false" and compiler["angle"] == "radian"
+    for geom in root.iter("geom"):
+        assert geom.get("mass") == "0"
+
+
+def test_mjcf_inertials_are_the_exact_principal_form():
+    model = awkward_model()
+    root = ET.fromstring(model.to_mjcf())
+    for name, body in model.bodies.items():
+        element = root.find(f".//body[@name='{name}']")
+        inertial = element.find("inertial").attrib
+        props = body.mass_properties
+        assert float(inertial["mass"]) == body.mass  # bit for bit: repr round-trips
+        assert numbers(inertial["pos"]) == body.center_of_mass.tolist()
+        assert numbers(inertial["diaginertia"]) == props.principal_moments.tolist()
+        assert "fullinertia" not in inertial
+        # the quaternion's rotation puts the moments back into the body's tensor
+        w, x, y, z = numbers(inertial["quat"])
+        from scipy.spatial.transform import Rotation
+
+        r = Rotation.from_quat([x, y, z, w]).as_matrix()
+        tensor = r @ np.diag(props.principal_moments) @ r.T
+        assert np.max(np.abs(tensor - body.inertia)) <= 1e-15 * np.trace(body.inertia)
+
+
+def test_mjcf_full_precision_is_repr_not_6_digits():
+    text = awkward_model().to_mjcf()
+    bar = rp.Box(length=1 / 3, width=0.1 / 7, height=0.2 / 3, axis=(1, 2, 3), density=2700.1)
+    assert repr(bar.mass) in text and len(repr(bar.mass)) >= 16
+
+
+def test_mjcf_joints_sites_geoms_and_keyframe():
+    model = awkward_model()
+    root = ET.fromstring(model.to_mjcf())
+    bar = root.find(".//body[@name='bar']")
+    hinge = bar.find("joint").attrib
+    assert hinge["type"] == "hinge"
+    assert numbers(hinge["pos"]) == model.bodies["bar"].frames["frame_c1"].position.tolist()
+    # the axis in the joint frame: R_PJ^T (0, 1, 0) with R_PJ a quarter turn about z
+    np.testing.assert_allclose(numbers(hinge["axis"]), [1, 0, 0], atol=1e-16)
+    rail = root.find(".//body[@name='tube']/joint").attrib
+    assert rail["type"] == "slide" and numbers(rail["range"]) == [-0.1, 0.2]
+    assert float(rail["damping"]) == 0.5 and rail["limited"] == "true"
+    assert root.find(".//body[@name='tip']/joint") is None  # welded: no joint
+    sites = {s.get("name"): numbers(s.get("pos")) for s in root.iter("site")}
+    for name, body in model.bodies.items():
+        for frame, value in body.frames.items():
+            assert sites[f"{name}.{frame}"] == value.position.tolist()
+    kinds = {g.get("name"): g.get("type") for g in root.iter("geom")}
+    assert kinds == {"bar": "box", "tip": "mesh", "tube": "mesh"}
+    key = root.find("keyframe/key").attrib
+    assert numbers(key["qpos"]) == [0.0, 0.0]
+    excluded = {(e.get("body1"), e.get("body2")) for e in root.iter("exclude")}
+    assert excluded == {("bar", "tip"), ("tip", "tube")}
+
+
+def test_mjcf_native_box_and_cylinder_sizes():
+    model = Model()
+    model.add_body("box", rp.Box(length=0.5, width=0.1, height=0.2, axis=(0, 0, -1)))
+    model.add_body("cyl", rp.Cone(length=0.4, radius_a=0.03, radius_b=0.03, axis=(0, 1, 0)))
+    model.add_joint("j", "fixed", "world", "box")
+    model.add_joint("k", "fixed", "box.frame_b", "cyl")
+    root = ET.fromstring(model.to_mjcf())
+    box = root.find(".//geom[@name='box']").attrib
+    # axis -z: the height lies along x, the width along y (the axis rule): half extents
+    assert numbers(box["size"]) == [0.1, 0.05, 0.25] and "quat" not in box
+    assert numbers(box["pos"]) == [0, 0, -0.25]
+    cyl = root.find(".//geom[@name='cyl']").attrib
+    assert cyl["type"] == "cylinder" and numbers(cyl["size"]) == [0.03, 0.2]
+    w, x, y, z = numbers(cyl["quat"])
+    from scipy.spatial.transform import Rotation
+
+    # the cylinder's z axis must point along the cone's axis, +y
+    np.testing.assert_allclose(Rotation.from_quat([x, y, z, w]).apply([0, 0, 1]), [0, 1, 0],
+                               atol=1e-15)  # fmt: skip
+
+
+def test_mjcf_relaxes_a_flat_plate_by_an_ulp_only():
+    plate = rp.Box(length=9.716916376527109e-10, width=0.10673527790199387,
+                   height=0.11732762412700279)  # fmt: skip
+    i1, i2, i3 = plate.principal_moments
+    assert i1 + i2 < i3  # the rounding MuJoCo would refuse
+    model = Model()
+    model.add_body("plate", plate)
+    model.add_joint("j", "revolute", "world", "plate", axis=(1, 0, 0))
+    written = numbers(ET.fromstring(model.to_mjcf()).find(".//inertial").get("diaginertia"))
+    assert written[:2] == [i1, i2] and written[2] == i1 + i2
+    assert abs(written[2] - i3) <= 4 * math.ulp(i3)
+
+
+# -- URDF ------------------------------------------------------------------------------------
+
+
+def test_urdf_inertial_at_the_centre_of_mass_in_link_axes():
+    model = awkward_model()
+    root = ET.fromstring(model.to_urdf())
+    for name, body in model.bodies.items():
+        inertial = root.find(f"link[@name='{name}']/inertial")
+        origin = inertial.find("origin").attrib
+        assert numbers(origin["xyz"]) == body.center_of_mass.tolist()
+        assert numbers(origin["rpy"]) == [0, 0, 0]
+        assert float(inertial.find("mass").get("value")) == body.mass
+        i = inertial.find("inertia").attrib
+        tensor = body.inertia
+        for key, (r, c) in {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1),
+                            "iyz": (1, 2), "izz": (2, 2)}.items():  # fmt: skip
+            assert float(i[key]) == tensor[r, c], key
+    # the off-diagonal entries really are there for the tilted bar (no silent diagonalising)
+    assert float(root.find("link[@name='bar']/inertial/inertia").get("ixy")) != 0.0
+
+
+def test_urdf_structure_frames_and_mujoco_extension():
+    model = awkward_model()
+    root = ET.fromstring(model.to_urdf())
+    compiler = root.find("mujoco/compiler").attrib
+    assert compiler["fusestatic"] == "false" and compiler["discardvisual"] == "false"
+    assert compiler["strippath"] == "false" and compiler["inertiafromgeom"] == "false"
+    joints = {j.get("name"): j for j in root.findall("joint")}
+    hinge = joints["hinge"]
+    assert hinge.get("type") == "continuous"
+    assert hinge.find("parent").get("link") == "world"
+    # held at frame_c1: the joint's child is that frame's link, the body hangs from it
+    assert hinge.find("child").get("link") == "bar.frame_c1"
+    hang = joints["bar.frame_c1"]
+    assert (hang.find("parent").get("link"), hang.find("child").get("link")) == (
+        "bar.frame_c1", "bar",
+    )  # fmt: skip
+    offset = -model.bodies["bar"].frames["frame_c1"].position
+    assert numbers(hang.find("origin").get("xyz")) == offset.tolist()
+    rail = joints["rail"]
+    limit = rail.find("limit").attrib
+    assert rail.get("type") == "prismatic" and numbers(limit["lower"]) == [-0.1]
+    assert float(limit["velocity"]) == 1e16 and float(limit["effort"]) == 1e16
+    assert float(rail.find("dynamics").get("damping")) == 0.5
+    links = {link.get("name") for link in root.findall("link")}
+    for name, body in model.bodies.items():
+        assert {f"{name}.{f}" for f in body.frames} <= links
+    assert joints["weld"].get("type") == "fixed"
+    meshes = {m.get("filename") for m in root.iter("mesh")}
+    assert meshes == {"awkward_meshes/tip.obj", "awkward_meshes/tube.obj"}
+
+
+def test_urdf_floating_and_the_ball_joint_it_cannot_hold():
+    model = Model("f")
+    model.add_body("b", rp.Box())
+    model.add_body("c", rp.Box())
+    model.add_joint("float", "free", "world", "b")
+    model.add_joint("ball", "ball", "b.frame_b", "c")
+    with pytest.raises(rp.ModelError, match=r"URDF has no ball joint.*'ball'.*MJCF or SDF"):
+        model.to_urdf()
+    model = Model("f")
+    model.add_body("b", rp.Box())
+    model.add_joint("float", "free", "world", "b")
+    assert ET.fromstring(model.to_urdf()).find("joint[@name='float']").get("type") == "floating"
+
+
+# -- SDF -------------------------------------------------------------------------------------
+
+
+def test_sdf_links_frames_and_joints():
+    model = awkward_model()
+    root = ET.fromstring(model.to_sdf())
+    assert root.get("version") == "1.9"
+    poses = model.body_poses(model.zero_positions())
+    for name, body in model.bodies.items():
+        link = root.find(f"model/link[@name='{name}']")
+        pose = numbers(link.find("pose").text)
+        np.testing.assert_allclose(pose[:3], poses[name][1], atol=1e-15)
+        inertial = link.find("inertial")
+        assert numbers(inertial.find("pose").text) == [*body.center_of_mass.tolist(), 0, 0, 0]
+        assert float(inertial.find("mass").text) == body.mass
+        assert float(inertial.find("inertia/ixz").text) == body.inertia[0, 2]
+        for frame in body.frames:
+            element = root.find(f"model/frame[@name='{name}.{frame}']")
+            assert element.get("attached_to") == name
+            assert element.find("pose").get("relative_to") == name
+    hinge = root.find("model/joint[@name='hinge']")
+    assert hinge.get("type") == "continuous" and hinge.find("parent").text == "world"
+    rail = root.find("model/joint[@name='rail']")
+    assert numbers(rail.find("axis/limit/upper").text) == [0.2]
+    # the joint sits at the child frame, relative to the child link
+    assert numbers(rail.find("pose").text)[:3] == model.bodies["tube"].center_of_mass.tolist()
+
+
+def test_sdf_a_free_body_has_no_joint():
+    model = Model("f")
+    model.add_body("b", rp.Box())
+    model.add_body("c", rp.Box())
+    model.add_joint("float", "free", "world", "b", position=(0, 0, 2))
+    model.add_joint("ball", "ball", "b.frame_b", "c")
+    root = ET.fromstring(model.to_sdf())
+    assert [j.get("name") for j in root.iter("joint")] == ["ball"]
+    assert root.find("model/joint").get("type") == "ball"
+    assert numbers(root.find("model/link[@name='b']/pose").text) == [0, 0, 2, 0, 0, 0]
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".xml", ".urdf", ".sdf"])
+def test_files_and_meshes_beside_them(tmp_path, suffix):
+    import trimesh
+
+    model = awkward_model()
+    path = tmp_path / f"robot{suffix}"
+    text = model.export(path)
+    assert path.read_text(encoding="utf-8") == text
+    folder = tmp_path / "robot_meshes"
+    assert sorted(p.name for p in folder.iterdir()) == ["tip.obj", "tube.obj"]
+    assert "robot_meshes/tube.obj" in text
+    tube = trimesh.load(folder / "tube.obj", force="mesh")
+    assert tube.is_watertight
+    exact = model.bodies["tube"].volume  # a 64-gon tube: (64 / 2 pi) sin(2 pi / 64) of it
+    assert tube.volume == pytest.approx(exact * 64 * math.sin(2 * math.pi / 64) / (2 * math.pi),
+                                        rel=1e-9)  # fmt: skip
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporaries left
+
+
+def test_a_failed_export_leaves_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "robot.urdf"
+    path.write_text("old", encoding="utf-8")
+
+    def broken(self, sections=64):
+        raise RuntimeError("mesh failed")
+
+    monkeypatch.setattr(rp.Component, "mesh", broken)
+    with pytest.raises(RuntimeError):
+        awkward_model().to_urdf(path)
+    assert path.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["robot.urdf"]
+
+
+def test_inline_meshes_without_a_path_load_in_mujoco():
+    mujoco = pytest.importorskip("mujoco")
+    text = awkward_model().to_mjcf()
+    assert "vertex=" in text and "file=" not in text
+    assert mujoco.MjModel.from_xml_string(text).nmesh == 2
+
+
+@pytest.mark.parametrize("fmt", ["mjcf", "urdf", "sdf"])
+def test_cli_export_writes_what_the_library_writes(tmp_path, capsys, fmt):
+    out = tmp_path / "cli" / "pendulum.model"
+    out.parent.mkdir()
+    status = main(["export", str(EXAMPLES / "pendulum.toml"), "--format", fmt, "-o", str(out)])
+    assert status == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    model = load_model(EXAMPLES / "pendulum.toml")
+    (tmp_path / "lib").mkdir()
+    expected = getattr(model, f"to_{fmt}")(tmp_path / "lib" / "pendulum.model")
+    assert out.read_text(encoding="utf-8") == expected
+    assert (tmp_path / "cli" / "pendulum_meshes" / "bob.obj").read_bytes() == (
+        tmp_path / "lib" / "pendulum_meshes" / "bob.obj"
+    ).read_bytes()
