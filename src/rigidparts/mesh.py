@@ -26,9 +26,9 @@ vertices that are bitwise identical (the closing profile point, points on the ax
 edges of an extrusion) are merged. A wall down to :data:`MIN_RELATIVE_WALL` of the radius
 keeps both of its surfaces; a cone end whose wall is thinner than that fraction of its radius
 (but not zero) is meshed as a knife edge, since its two surfaces could round onto each other,
-and a radius below :data:`MIN_RELATIVE_RADIUS` of the body's size as a point. A cone whose walls are that
-thin at both ends raises :class:`ParameterError`. The body's mass properties stay exact
-whatever the mesh does.
+and a radius below :data:`MIN_RELATIVE_RADIUS` of the body's size as a point. A cone whose
+walls are that thin at both ends raises :class:`ParameterError`. The body's mass properties
+stay exact whatever the mesh does.
 
 Exporting (:func:`export_mesh`): STL, GLB and PLY (as trimesh writes them) store vertices as
 float32 (about 7 digits), so walls thinner than about 1e-7 of the body's size do not survive the
@@ -68,7 +68,7 @@ MAX_SECTIONS = 65536
 
 #: A cone end whose wall is thinner than this fraction of its radius is meshed as a knife edge.
 MIN_RELATIVE_WALL = 2.0**-44  # ~ 5.7e-14, about 256 ulp
-#: A cone radius below this fraction of the body's size is meshed as 0 (a point).
+#: A cone radius (or a box hole's side) below this fraction of the body's size is meshed as 0.
 MIN_RELATIVE_RADIUS = 2.0**-100  # ~ 7.9e-31
 
 #: Mesh file formats written by ``rigidparts mesh`` (by suffix), with what they store.
@@ -156,13 +156,18 @@ def body_mesh(body: Any, *, sections: int = 64) -> trimesh.Trimesh:
     arguments). Vertices ``p_A = R_AC p_C``, with ``p_C`` the canonical-frame mesh of
     :func:`canonical_mesh`.
     """
+    trimesh = _trimesh()
     sections = check_sections(sections)
-    mesh = canonical_mesh(body.shape, body.dimensions, sections=sections)
-    transform = np.eye(4)
-    transform[:3, :3] = np.asarray(body.rotation_from_canonical, dtype=np.float64)
-    mesh.apply_transform(transform)
-    mesh.metadata.update({"shape": body.shape, "parameters": body.parameters()})
-    return mesh
+    canonical = canonical_mesh(body.shape, body.dimensions, sections=sections)
+    r_ac = np.asarray(body.rotation_from_canonical, dtype=np.float64)
+    # By hand, not Trimesh.apply_transform: that skips matrices within 1e-8 of the identity,
+    # which would drop an axis tilted by less than 1e-8 rad.
+    return trimesh.Trimesh(
+        vertices=np.asarray(canonical.vertices) @ r_ac.T,
+        faces=np.asarray(canonical.faces),
+        process=False,
+        metadata={"shape": body.shape, "parameters": body.parameters()},
+    )
 
 
 def canonical_mesh(
@@ -199,26 +204,20 @@ def _scale_to_unit(size: float) -> float:
     return math.ldexp(1.0, -math.frexp(size)[1])
 
 
-def _placement(scale: float, translation: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> Any:
-    """4x4 transform: constructor coordinates (scaled by ``scale``) -> canonical frame C."""
-    transform = np.eye(4)
-    transform[:3, :3] = _TO_CANONICAL / scale
-    transform[:3, 3] = translation
-    return transform
-
-
-def _exact_merge(vertices: np.ndarray, faces: np.ndarray, transform: np.ndarray) -> Any:
-    """A Trimesh from raw constructor output: merge bitwise-identical vertices only (``+ 0.0``
-    makes -0.0 equal to 0.0), drop faces that then repeat a vertex, apply ``transform``."""
+def _exact_merge(vertices: np.ndarray, faces: np.ndarray, scale: float) -> Any:
+    """A Trimesh in C from raw constructor output (coordinates (u, v, z), scaled by
+    ``scale``): merge bitwise-identical vertices only (``+ 0.0`` makes -0.0 equal to 0.0), drop
+    faces that then repeat a vertex, map (u, v, z) to C (a permutation: exact) and undo the
+    power-of-two scale (exact)."""
     trimesh = _trimesh()
     unique, inverse = np.unique(vertices + 0.0, axis=0, return_inverse=True)
     faces = inverse.reshape(-1)[faces]
     keep = (
         (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
     )
-    mesh = trimesh.Trimesh(vertices=unique, faces=faces[keep], process=False)
+    canonical = (unique @ _TO_CANONICAL.T) / scale
+    mesh = trimesh.Trimesh(vertices=canonical, faces=faces[keep], process=False)
     mesh.remove_unreferenced_vertices()
-    mesh.apply_transform(transform)
     return mesh
 
 
@@ -234,7 +233,9 @@ def _box_mesh(dimensions: Mapping[str, float], sections: int) -> Any:
     scale = _scale_to_unit(max(length, width, height))
     ell, w, h = length * scale, width * scale, height * scale
     wi, hi = inner_width * scale, inner_height * scale
-    transform = _placement(scale)
+    # A hole side below float64's reach (as the cone's radii) is no hole.
+    if min(wi, hi) < MIN_RELATIVE_RADIUS * max(ell, w, h):
+        wi = hi = 0.0
 
     def slab(h0: float, h1: float, w0: float, w1: float) -> Any:
         # A solid cuboid over heights [h0, h1] x widths [w0, w1] x axis [0, L] (u, v, z).
@@ -253,9 +254,14 @@ def _box_mesh(dimensions: Mapping[str, float], sections: int) -> Any:
             box(-h / 2, -w / 2, h / 2, w / 2).exterior.coords,
             [box(-hi / 2, -wi / 2, hi / 2, wi / 2).exterior.coords],
         )
-        parts = [trimesh.creation.extrude_polygon(section, height=ell, process=False)]
+        # Extruded by 1 and then stretched to L (z is 0 or 1: exact), since extrude_polygon
+        # refuses heights below trimesh.tol.merge (a 1 nm plate of a 1 m section).
+        prism = trimesh.creation.extrude_polygon(section, height=1.0, process=False)
+        vertices = np.array(prism.vertices)
+        vertices[:, 2] *= ell
+        return _exact_merge(vertices, np.asarray(prism.faces), scale)
     raw = trimesh.util.concatenate(parts) if len(parts) > 1 else parts[0]
-    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), transform)
+    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale)
 
 
 # -- Cone ---------------------------------------------------------------------------------------
@@ -309,8 +315,7 @@ def _cone_mesh(dimensions: Mapping[str, float], sections: int) -> Any:
     boost = _power_of_two_at_least(math.sqrt(_MIN_TRIANGLE_AREA / smallest))
     boost = max(boost, 1.0)
     raw = trimesh.creation.revolve(profile * boost, sections=sections, process=False)
-    transform = _placement(scale * boost)
-    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), transform)
+    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale * boost)
 
 
 _BUILDERS: dict[str, Callable[[Mapping[str, float], int], Any]] = {

@@ -150,11 +150,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.animate is not None:
         _check_folder(args.animate, "--animate")
         try:
-            from rigidparts.viz.animate import animate
+            from rigidparts.viz.animate import animate, check_animation_path
         except ModuleNotFoundError as exc:
             raise UsageError(
                 f"--animate needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
             ) from None
+        check_animation_path(args.animate)  # a bad suffix or no encoder fails before the run
     if args.output is not None:
         _check_folder(args.output, "-o")
     try:

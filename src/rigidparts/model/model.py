@@ -501,6 +501,14 @@ class Model:
 
         return simulate(self, **options)
 
+    def plot(self, ax: Any = None, q: Mapping[str, Any] | None = None, **options: Any) -> Any:
+        """Draw the model at joint positions ``q`` (default: the initial ones) on a matplotlib
+        3-D axes (a new figure when ``ax`` is None); returns the axes. Needs the ``viz`` extra.
+        See :func:`rigidparts.viz.render.plot_model`."""
+        from ..viz.render import plot_model
+
+        return plot_model(self, ax=ax, q=q, **options)
+
     def __repr__(self) -> str:
         bodies = ", ".join(f"{n}={type(b).__name__}" for n, b in self._bodies.items())
         joints = ", ".join(f"{n}:{j.type}" for n, j in self._joints.items())

@@ -1,0 +1,125 @@
+"""Make the example pictures of docs/pictures.md (into docs/images/).
+
+Run from the repository's root:
+
+    python scripts/make_pictures.py            # all pictures (about a minute)
+    python scripts/make_pictures.py --no-gif   # skip the animation
+
+Every still picture is made by the ``rigidparts view`` command shown next to it in
+docs/pictures.md, so what you see there is what the command line gives; the animation uses
+``rigidparts.sim.simulate`` and ``rigidparts.viz.animate.animate`` (what ``rigidparts simulate
+MODEL.toml --animate FILE.gif`` runs, here smaller and shorter to keep the file light).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (file name, ``rigidparts`` arguments without ``-o``): the pictures of docs/pictures.md.
+PICTURES: list[tuple[str, list[str]]] = [
+    ("cone.png", ["view", "cone"]),
+    (
+        "hollow_box_rotate90.png",
+        [
+            "view",
+            "box",
+            "--inner-width",
+            "0.06",
+            "--inner-height",
+            "0.14",
+            "--rotate90",
+            "--material",
+            "aluminium",
+            "--view",
+            "22,-128",
+        ],
+    ),
+    (
+        "tube_inertia.png",
+        [
+            "view",
+            "cone",
+            "--radius-a",
+            "0.1",
+            "--radius-b",
+            "0.1",
+            "--inner-radius-a",
+            "0.08",
+            "--inner-radius-b",
+            "0.08",
+            "--axis",
+            "0,0,1",
+            "--extra-frame",
+            "0.25",
+            "--inertia",
+            "--view",
+            "38,-60",
+        ],
+    ),
+    (
+        "hollow_cone_inertia.png",
+        [
+            "view",
+            "cone",
+            "--inner-radius-a",
+            "0.3",
+            "--inner-radius-b",
+            "0.05",
+            "--axis",
+            "1,1,1",
+            "--material",
+            "brass",
+            "--inertia",
+        ],
+    ),
+    ("double_pendulum.png", ["view", "examples/double_pendulum.toml"]),
+    ("serial_arm.png", ["view", "examples/serial_arm.toml"]),
+]
+
+
+def make_animation(out: Path) -> Path:
+    """The double pendulum's first 2.4 s, 12.5 frames per second, 600 x 450 pixels."""
+    from rigidparts.model import load_model
+    from rigidparts.sim import simulate
+    from rigidparts.viz.animate import animate
+
+    model = load_model(ROOT / "examples" / "double_pendulum.toml")
+    result = simulate(model, duration=2.4, timestep=5e-4)
+    return animate(model, result, out, fps=12.5, size=(600, 450), progress=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--no-gif", action="store_true", help="skip the animation")
+    args = parser.parse_args(argv)
+
+    from rigidparts import cli
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, command in PICTURES:
+        start = time.perf_counter()
+        target = args.out / name
+        code = cli.main([*command, "-o", str(target)])
+        if code != 0:
+            print(f"failed: rigidparts {shlex.join(command)}", file=sys.stderr)
+            return code
+        print(f"  {time.perf_counter() - start:5.1f} s  rigidparts {shlex.join(command)}")
+    if not args.no_gif:
+        start = time.perf_counter()
+        path = make_animation(args.out / "double_pendulum.gif")
+        print(f"  {time.perf_counter() - start:5.1f} s  {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    import os
+
+    os.chdir(ROOT)  # the model paths above are relative to the repository
+    sys.exit(main())
