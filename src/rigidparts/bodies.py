@@ -8,12 +8,11 @@ Each class only states its signature and documentation; the closed forms live in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .component import DEFAULT_MATERIAL, Component, _readonly
+from .component import DEFAULT_MATERIAL, Component, _cached, _readonly
 from .shapes import box as _box
 from .shapes import cone as _cone
 
@@ -104,12 +103,12 @@ class Box(Component):
         """Whether the cross-section is turned 90 degrees about the axis."""
         return self._rotate90
 
-    @cached_property
+    @_cached
     def height_direction(self) -> np.ndarray:
         """``h``: the unit vector along which the height lies, in frame_a."""
         return _readonly(np.array(self._height_width[:3]))
 
-    @cached_property
+    @_cached
     def width_direction(self) -> np.ndarray:
         """``w = e_axis x h``: the unit vector along which the width lies, in frame_a."""
         return _readonly(np.array(self._height_width[3:]))

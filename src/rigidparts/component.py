@@ -16,17 +16,19 @@ about the centre of mass, frame_a axes), ``mass_properties`` and ``frames``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
-from functools import cached_property
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
 from .errors import ParameterError
-from .frames import Frame, body_orientation
+from .frames import FRAME_RULES, Frame, cached_body_frame
 from .inertia import MassProperties, rotate_principal_inertia
+from .materials import Material, get_material
+from .shapes import results_representable
 from .units import to_si
 
 __all__ = ["DEFAULT_MATERIAL", "Component"]
@@ -47,21 +49,24 @@ DEFAULT_MATERIAL = _DefaultMaterial("steel")
 
 
 def _vector3(name: str, value: Any) -> tuple[float, float, float]:
+    """Three floats from a 3-sequence of numbers (finiteness is a rule of :func:`body_frame`)."""
     if type(value) is tuple and len(value) == 3:  # fast path for the common (x, y, z)
         x, y, z = value
         if type(x) in _NUMBERS and type(y) in _NUMBERS and type(z) in _NUMBERS:
-            x, y, z = float(x), float(y), float(z)
-            if math.isfinite(x) and math.isfinite(y) and math.isfinite(z):
-                return x, y, z
+            return float(x), float(y), float(z)
     try:
         items = [float(v) for v in value]  # type: ignore[union-attr]
     except (TypeError, ValueError):
         raise ParameterError(name, value, "must be a 3-vector of numbers, e.g. (0, 0, 1)") from None
     if len(items) != 3 or isinstance(value, str):
         raise ParameterError(name, value, "must be a 3-vector of numbers, e.g. (0, 0, 1)")
-    if not all(math.isfinite(v) for v in items):
-        raise ParameterError(name, value, "must be finite")
     return items[0], items[1], items[2]
+
+
+@functools.lru_cache(maxsize=256)
+def _material_named(name: str) -> Material:
+    # Materials are immutable and a few names are used over and over: skip the lookup.
+    return get_material(name)
 
 
 def _resolve_density(material: Any, density: Any) -> tuple[float, str | None]:
@@ -74,10 +79,29 @@ def _resolve_density(material: Any, density: Any) -> tuple[float, str | None]:
                 f"give either material ({material!r}) or density, not both",
             )
         return to_si("density", density, "density"), None
-    from .materials import Material, get_material
-
-    found = material if isinstance(material, Material) else get_material(material)
+    if isinstance(material, Material):
+        return material.density, material.name
+    found = _material_named(material) if isinstance(material, str) else get_material(material)
     return found.density, found.name
+
+
+class _cached:
+    """``functools.cached_property`` without Python 3.11's per-access lock (a body's results
+    are read on the per-body hot path): computed on first access, then a plain attribute."""
+
+    def __init__(self, function: Any) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+        self.name = function.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)
+        return value
 
 
 class Component:
@@ -116,20 +140,12 @@ class Component:
         ax = _vector3("axis", axis)
         if not isinstance(rotate90, _BOOLS):
             raise ParameterError("rotate90", rotate90, "must be True or False")
-        explicit_h = (0.0, 0.0, 0.0)
-        if height_direction is not None:
-            explicit_h = _vector3("height_direction", height_direction)
-            if explicit_h == (0.0, 0.0, 0.0):  # (0, 0, 0) is the rule's marker: refuse it here
-                raise ParameterError(
-                    "height_direction", height_direction, "must be non-zero and not parallel to axis"
-                )
-        e, hw = body_orientation(*ax, bool(rotate90), *explicit_h)
-        if math.isnan(e[0]):
-            raise ParameterError("axis", axis, "must be a non-zero vector")
-        if math.isnan(hw[0]):
-            raise ParameterError(
-                "height_direction", height_direction, "must be non-zero and not parallel to axis"
-            )
+        explicit = height_direction is not None
+        h = _vector3("height_direction", height_direction) if explicit else (0.0, 0.0, 0.0)
+        code, *frame = cached_body_frame(*ax, bool(rotate90), explicit, *h)
+        if code:
+            parameter, rule = FRAME_RULES[code - 1]
+            raise ParameterError(parameter, axis if parameter == "axis" else height_direction, rule)
 
         if isinstance(extra_frames, str) or not isinstance(extra_frames, Iterable):
             raise ParameterError(
@@ -145,9 +161,7 @@ class Component:
             offsets.append(value)
 
         volume, mass, com_x, i_xx, i_yy, i_zz = kernel.closed_form(*si.values(), rho)
-        if not (0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz)) or not math.isfinite(
-            i_xx + i_yy + i_zz
-        ):
+        if not results_representable(mass, i_xx, i_yy, i_zz):
             largest = max(si, key=lambda name: si[name])
             raise ParameterError(
                 largest,
@@ -162,10 +176,10 @@ class Component:
             _given=given,
             _density=rho,
             _material=material_name,
-            _axis=e,
-            _height_width=hw,
+            _axis=tuple(frame[:3]),
+            _height_width=tuple(frame[3:]),
             _rotate90=bool(rotate90),
-            _explicit_height=height_direction is not None,
+            _explicit_height=explicit,
             _extra_frames=tuple(offsets),
             _volume=volume,
             _mass=mass,
@@ -216,12 +230,12 @@ class Component:
         """Offsets of the extra frames along the axis from frame_a, m."""
         return self._extra_frames
 
-    @cached_property
+    @_cached
     def axis(self) -> np.ndarray:
         """``e_axis``: the unit axis in frame_a."""
         return _readonly(np.array(self._axis))
 
-    @cached_property
+    @_cached
     def rotation_from_canonical(self) -> np.ndarray:
         """``R_AC = [e_axis | h | w]``: the canonical frame's axes (columns) in frame_a."""
         hx, hy, hz, wx, wy, wz = self._height_width
@@ -229,12 +243,12 @@ class Component:
 
     # -- array results -----------------------------------------------------------------------
 
-    @cached_property
+    @_cached
     def center_of_mass(self) -> np.ndarray:
         """``p_AoBcm_A``: the centre of mass in frame_a, m."""
         return _readonly(self._com_on_axis * np.array(self._axis) + 0.0)  # + 0.0: no -0.0
 
-    @cached_property
+    @_cached
     def inertia(self) -> np.ndarray:
         """``I_BBcm_A``: the inertia about the centre of mass in frame_a axes, kg m^2."""
         ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
@@ -242,7 +256,7 @@ class Component:
         )
         return _readonly(np.array((ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)).reshape(3, 3))
 
-    @cached_property
+    @_cached
     def mass_properties(self) -> MassProperties:
         """The mass, centre of mass and inertia as one :class:`MassProperties` in frame_a,
         with the exact principal moments of the closed forms."""
@@ -260,7 +274,7 @@ class Component:
         """Principal axes (columns, right-handed) in frame_a, matching the moments."""
         return self.mass_properties.principal_axes
 
-    @cached_property
+    @_cached
     def frames(self) -> Mapping[str, Frame]:
         """Ordered ``name -> Frame`` relative to frame_a: ``frame_a``, ``frame_b`` (at
         ``L e_axis``), ``frame_com`` (the centre of mass), ``frame_c1``, ... (at the extra

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Frame", "body_orientation", "cross_section_rotation", "normalized_axis"]
+__all__ = [
+    "FRAME_RULES",
+    "Frame",
+    "body_frame",
+    "cached_body_frame",
+    "cross_section_rotation",
+    "normalized_axis",
+]
 
 #: A height direction within this angle's sine of the axis counts as parallel to it.
 PARALLEL_SINE = 1e-9
@@ -133,17 +140,48 @@ def cross_section_rotation(
     return hx, hy, hz, wx, wy, wz
 
 
-@functools.lru_cache(maxsize=1024)
-def body_orientation(
-    ax: float, ay: float, az: float, rotate90: bool, hx: float, hy: float, hz: float
-) -> tuple[tuple[float, float, float], tuple[float, float, float, float, float, float]]:
-    """``(e_axis, (h, w))`` for a raw axis, ``rotate90`` and an explicit height direction
-    (``(0, 0, 0)`` for the rule); NaNs mark an invalid axis or height direction.
+#: ``(parameter, rule)`` for the codes of :func:`body_frame` (code ``1 + index``).
+FRAME_RULES = (
+    ("axis", "must be finite"),
+    ("axis", "must be a non-zero vector"),
+    ("height_direction", "must be finite"),
+    ("height_direction", "must be non-zero and not parallel to axis"),
+)
 
-    Cached: models and sweeps build many bodies along the same few axes, and this is a third
-    of a body's construction time.
-    """
-    e = normalized_axis(ax, ay, az)
-    if math.isnan(e[0]):
-        return e, (math.nan,) * 6
-    return e, cross_section_rotation(*e, rotate90, hx, hy, hz)
+
+def body_frame(
+    ax: float,
+    ay: float,
+    az: float,
+    rotate90: bool,
+    explicit_height: bool,
+    hx: float,
+    hy: float,
+    hz: float,
+) -> tuple[int, float, float, float, float, float, float, float, float, float]:
+    """``(code, e, h, w)`` for a raw axis, ``rotate90`` and, when ``explicit_height``, the
+    height direction ``(hx, hy, hz)``: code 0 and the unit vectors (9 floats), or ``1 + i`` for
+    the first broken rule ``FRAME_RULES[i]`` and NaNs. Rules are checked in the order axis
+    finite, height finite, height non-zero, axis non-zero, height not parallel."""
+    nan = math.nan
+    if not (abs(ax) < math.inf and abs(ay) < math.inf and abs(az) < math.inf):
+        return 1, nan, nan, nan, nan, nan, nan, nan, nan, nan
+    if not explicit_height:
+        hx, hy, hz = 0.0, 0.0, 0.0  # the rule's marker
+    elif not (abs(hx) < math.inf and abs(hy) < math.inf and abs(hz) < math.inf):
+        return 3, nan, nan, nan, nan, nan, nan, nan, nan, nan
+    elif hx == 0.0 and hy == 0.0 and hz == 0.0:
+        return 4, nan, nan, nan, nan, nan, nan, nan, nan, nan
+    ex, ey, ez = normalized_axis(ax, ay, az)
+    if math.isnan(ex):
+        return 2, nan, nan, nan, nan, nan, nan, nan, nan, nan
+    h0, h1, h2, w0, w1, w2 = cross_section_rotation(ex, ey, ez, rotate90, hx, hy, hz)
+    if math.isnan(h0):
+        return 4, nan, nan, nan, nan, nan, nan, nan, nan, nan
+    return 0, ex, ey, ez, h0, h1, h2, w0, w1, w2
+
+
+#: :func:`body_frame`, cached: models and sweeps build many bodies along the same few axes,
+#: and this is a third of a body's construction time. (``normalized_axis`` maps -0.0 to +0.0
+#: first, so equal keys such as -0.0 and 0.0 give bit-identical frames.)
+cached_body_frame = functools.lru_cache(maxsize=1024)(body_frame)

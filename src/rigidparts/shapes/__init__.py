@@ -13,4 +13,18 @@ Each module exposes the same small surface, which :mod:`rigidparts.component` an
 
 Both functions use plain float arithmetic only, so one body (Python floats) and a batch (the
 same functions compiled by numba) run the same code and agree to the last bit.
+
+``results_representable`` is the last guard both paths apply: float64 can hold the results.
 """
+
+import math
+
+__all__ = ["results_representable"]
+
+
+def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) -> bool:
+    """True when the mass is finite and positive and the moments finite and non-negative
+    (False when absurd dimensions or densities overflow or underflow float64)."""
+    return (
+        0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz) and math.isfinite(i_xx + i_yy + i_zz)
+    )

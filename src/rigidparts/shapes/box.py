@@ -64,26 +64,20 @@ def check(
     inner_height: float,
     density: float,
 ) -> int:
-    """0 if the box is valid, else ``1 + i`` for the first broken rule ``RULES[i]``."""
-    if not (length > 0.0 and length < math.inf):
-        return 1
-    if not (width > 0.0 and width < math.inf):
-        return 2
-    if not (height > 0.0 and height < math.inf):
-        return 3
-    if not (inner_width >= 0.0 and inner_width < math.inf):
-        return 4
-    if not (inner_height >= 0.0 and inner_height < math.inf):
-        return 5
-    if inner_width > width:
-        return 6
-    if inner_height > height:
-        return 7
-    if inner_width == width and inner_height == height:
-        return 8
-    if not (density > 0.0 and density < math.inf):
-        return 9
-    return 0
+    """0 if the box is valid, else ``1 + i`` for the first broken rule ``RULES[i]``.
+
+    Rules are tested last to first, each overwriting ``code``, so the first broken rule wins;
+    with no early return the batch compiler vectorises it.
+    """
+    code = 0 if 0.0 < density < math.inf else 9
+    code = 8 if inner_width == width and inner_height == height else code
+    code = 7 if inner_height > height else code
+    code = 6 if inner_width > width else code
+    code = code if 0.0 <= inner_height < math.inf else 5
+    code = code if 0.0 <= inner_width < math.inf else 4
+    code = code if 0.0 < height < math.inf else 3
+    code = code if 0.0 < width < math.inf else 2
+    return code if 0.0 < length < math.inf else 1
 
 
 def closed_form(

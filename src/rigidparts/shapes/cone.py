@@ -83,31 +83,26 @@ def check(
     inner_radius_b: float,
     density: float,
 ) -> int:
-    """0 if the cone is valid, else ``1 + i`` for the first broken rule ``RULES[i]``."""
-    if not (length > 0.0 and length < math.inf):
-        return 1
-    if not (radius_a >= 0.0 and radius_a < math.inf):
-        return 2
-    if not (radius_b >= 0.0 and radius_b < math.inf):
-        return 3
-    if not (inner_radius_a >= 0.0 and inner_radius_a < math.inf):
-        return 4
-    if not (inner_radius_b >= 0.0 and inner_radius_b < math.inf):
-        return 5
-    if inner_radius_a > radius_a:
-        return 6
-    if inner_radius_b > radius_b:
-        return 7
-    # Zero volume: no wall at either end, or no wall at one end and a point at the other.
+    """0 if the cone is valid, else ``1 + i`` for the first broken rule ``RULES[i]``.
+
+    Rules are tested last to first, each overwriting ``code``, so the first broken rule wins;
+    with no early return the batch compiler vectorises it.
+    """
     wall_a = radius_a - inner_radius_a
     wall_b = radius_b - inner_radius_b
     sum_a = radius_a + inner_radius_a
     sum_b = radius_b + inner_radius_b
-    if not (wall_a * sum_a + 0.5 * (wall_a * sum_b + wall_b * sum_a) + wall_b * sum_b > 0.0):
-        return 8
-    if not (density > 0.0 and density < math.inf):
-        return 9
-    return 0
+    # Zero volume: no wall at either end, or no wall at one end and a point at the other.
+    material = wall_a * sum_a + 0.5 * (wall_a * sum_b + wall_b * sum_a) + wall_b * sum_b
+    code = 0 if 0.0 < density < math.inf else 9
+    code = code if material > 0.0 else 8
+    code = 7 if inner_radius_b > radius_b else code
+    code = 6 if inner_radius_a > radius_a else code
+    code = code if 0.0 <= inner_radius_b < math.inf else 5
+    code = code if 0.0 <= inner_radius_a < math.inf else 4
+    code = code if 0.0 <= radius_b < math.inf else 3
+    code = code if 0.0 <= radius_a < math.inf else 2
+    return code if 0.0 < length < math.inf else 1
 
 
 def closed_form(

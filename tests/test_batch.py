@@ -1,0 +1,559 @@
+"""rigidparts.batch: many bodies at once, bit for bit the scalar path.
+
+1. One kernel: every row of ``batch.cone`` / ``batch.box`` equals ``rp.Cone`` / ``rp.Box`` of
+   that row's arguments to the last bit (mass, volume, centre of mass, inertia), on random
+   bodies with walls down to 1e-12 of the radius, random axes, rotate90, explicit height
+   directions, for both engines (numba and the numpy fallback) -- so numba neither contracts
+   to FMA nor reorders. A property test (hypothesis) does the same on drawn bodies.
+2. Independent references: rows against 50-digit mpmath evaluations (tests/reference.py) of
+   the textbook outer-minus-inner formulas, thin walls included.
+3. Arguments: broadcasting, units, materials, axis (3,) vs (N, 3), zero rows, bad shapes.
+4. Invalid rows: the same parameter and rule as the scalar path, with the first index;
+   ``on_invalid="mask"``.
+5. Dask: a chunked sweep equals the numpy one bit for bit, lazily; errors carry global indices.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rigidparts as rp
+from reference import box_reference, cone_reference, relative_error, rule_directions
+from rigidparts import batch
+
+ENGINES = ["numba", "numpy"] if batch.ENGINE == "numba" else ["numpy"]
+QUANTITIES = ("mass", "volume", "center_of_mass", "inertia")
+
+
+def same_bits(a: object, b: object) -> bool:
+    """Equal to the last bit (-0.0 and 0.0 differ; NaNs compare by payload)."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def random_cones(n: int, seed: int) -> dict[str, np.ndarray]:
+    """Hollow, solid, pointed and thin-walled cones (walls 1e-12..1 of the radius)."""
+    rng = np.random.default_rng(seed)
+    radius_a = rng.uniform(0.01, 1.0, n)
+    radius_b = rng.uniform(0.01, 1.0, n)
+    radius_b[rng.random(n) < 0.1] = 0.0  # pointed at frame_b
+    fraction_a = 1.0 - 10.0 ** rng.uniform(-12, 0, n)
+    fraction_b = 1.0 - 10.0 ** rng.uniform(-12, 0, n)
+    solid = rng.random(n) < 0.2
+    fraction_a[solid] = fraction_b[solid] = 0.0
+    return {
+        "length": 10.0 ** rng.uniform(-3, 2, n),
+        "radius_a": radius_a,
+        "radius_b": radius_b,
+        "inner_radius_a": radius_a * fraction_a,
+        "inner_radius_b": radius_b * fraction_b,
+    }
+
+
+def random_boxes(n: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    width = rng.uniform(0.01, 1.0, n)
+    height = rng.uniform(0.01, 1.0, n)
+    fraction_w = 1.0 - 10.0 ** rng.uniform(-12, 0, n)
+    fraction_h = 1.0 - 10.0 ** rng.uniform(-12, 0, n)
+    solid = rng.random(n) < 0.2
+    fraction_w[solid] = fraction_h[solid] = 0.0
+    return {
+        "length": 10.0 ** rng.uniform(-3, 2, n),
+        "width": width,
+        "height": height,
+        "inner_width": width * fraction_w,
+        "inner_height": height * fraction_h,
+    }
+
+
+def random_axes(n: int, seed: int) -> np.ndarray:
+    """Arbitrary directions and magnitudes, with exact world axes (both signs) mixed in."""
+    rng = np.random.default_rng(seed)
+    axes = rng.normal(size=(n, 3)) * 10.0 ** rng.uniform(-3, 3, (n, 1))
+    world = np.concatenate([np.eye(3), -np.eye(3)])
+    pick = rng.random(n) < 0.25
+    axes[pick] = world[rng.integers(0, 6, pick.sum())] * rng.uniform(0.5, 5.0, (pick.sum(), 1))
+    # Signed zeros: (-0.0, 0.0, 3.0) and the like must give the scalar path's bits as well.
+    signed = (rng.random(n) < 0.1) & pick
+    axes[signed] = np.where(axes[signed] == 0.0, -0.0, axes[signed])
+    return axes
+
+
+def assert_rows_match_scalar(result: batch.BatchMassProperties, bodies: list) -> None:
+    for i, body in enumerate(bodies):
+        for name in QUANTITIES:
+            got, want = getattr(result, name)[i], getattr(body, name)
+            assert same_bits(got, want), (i, name, got, want)
+
+
+# -- 1. one kernel: bit for bit the scalar path ------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cone_rows_equal_scalar_bit_for_bit(engine: str) -> None:
+    n = 600
+    dims = random_cones(n, seed=1)
+    axes = random_axes(n, seed=2)
+    density = np.random.default_rng(3).uniform(500.0, 20000.0, n)
+    result = batch.cone(**dims, axis=axes, density=density, engine=engine)
+    bodies = [
+        rp.Cone(**{k: float(v[i]) for k, v in dims.items()}, axis=axes[i], density=density[i])
+        for i in range(n)
+    ]
+    assert_rows_match_scalar(result, bodies)
+    assert same_bits(result.density, density)
+    assert result.valid.all()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cone_canonical_axis_and_material_bit_for_bit(engine: str) -> None:
+    """The fast path (one shared axis, one material) gives the same bits too."""
+    n = 400
+    dims = random_cones(n, seed=4)
+    result = batch.cone(**dims, material="aluminium", engine=engine)
+    bodies = [
+        rp.Cone(**{k: float(v[i]) for k, v in dims.items()}, material="aluminium") for i in range(n)
+    ]
+    assert_rows_match_scalar(result, bodies)
+    assert np.all(result.density == bodies[0].density)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_box_rows_equal_scalar_bit_for_bit(engine: str) -> None:
+    n = 600
+    rng = np.random.default_rng(5)
+    dims = random_boxes(n, seed=6)
+    axes = random_axes(n, seed=7)
+    rotate90 = rng.random(n) < 0.5
+    height = rng.normal(size=(n, 3))
+    for explicit in (height, None):  # explicit height directions, or the rule
+        result = batch.box(
+            **dims, axis=axes, rotate90=rotate90, height_direction=explicit, engine=engine
+        )
+        bodies = [
+            rp.Box(
+                **{k: float(v[i]) for k, v in dims.items()},
+                axis=axes[i],
+                rotate90=bool(rotate90[i]),
+                height_direction=None if explicit is None else explicit[i],
+            )
+            for i in range(n)
+        ]
+        assert_rows_match_scalar(result, bodies)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("rotate90", [False, True])
+def test_box_shared_frame_bit_for_bit(engine: str, rotate90: bool) -> None:
+    n = 200
+    dims = random_boxes(n, seed=8)
+    axis, height = (0.3, -2.0, 0.7), (1.0, 1.0, 0.0)
+    result = batch.box(**dims, axis=axis, rotate90=rotate90, height_direction=height, engine=engine)
+    bodies = [
+        rp.Box(
+            **{k: float(v[i]) for k, v in dims.items()},
+            axis=axis,
+            rotate90=rotate90,
+            height_direction=height,
+        )
+        for i in range(n)
+    ]
+    assert_rows_match_scalar(result, bodies)
+
+
+def test_engines_agree_bit_for_bit() -> None:
+    if len(ENGINES) < 2:
+        pytest.skip("numba is not installed")
+    dims = random_cones(3000, seed=9)
+    axes = random_axes(3000, seed=10)
+    a = batch.cone(**dims, axis=axes, engine="numba")
+    b = batch.cone(**dims, axis=axes, engine="numpy")
+    for name in (*QUANTITIES, "error_codes"):
+        assert same_bits(getattr(a, name), getattr(b, name)), name
+
+
+def test_large_batch_uses_threads_and_matches_scalar() -> None:
+    """Above the parallel threshold (threads over chunks): sampled rows still match."""
+    n = 70_000
+    dims = random_cones(n, seed=11)
+    result = batch.cone(**dims)
+    for i in range(0, n, 7919):
+        body = rp.Cone(**{k: float(v[i]) for k, v in dims.items()})
+        for name in QUANTITIES:
+            assert same_bits(getattr(result, name)[i], getattr(body, name)), (i, name)
+
+
+@given(
+    length=st.floats(1e-3, 1e3),
+    radius_a=st.floats(0.0, 10.0),
+    radius_b=st.floats(0.0, 10.0),
+    wall_a=st.floats(0.0, 1.0),
+    wall_b=st.floats(0.0, 1.0),
+    axis=st.tuples(*[st.floats(-1e3, 1e3)] * 3).filter(lambda v: max(map(abs, v)) > 1e-6),
+)
+def test_property_cone_row_is_the_scalar_body(
+    length: float,
+    radius_a: float,
+    radius_b: float,
+    wall_a: float,
+    wall_b: float,
+    axis: tuple[float, float, float],
+) -> None:
+    dims = {
+        "length": length,
+        "radius_a": radius_a,
+        "radius_b": radius_b,
+        "inner_radius_a": radius_a * (1.0 - wall_a),
+        "inner_radius_b": radius_b * (1.0 - wall_b),
+    }
+    try:
+        body = rp.Cone(**dims, axis=axis)
+    except rp.ParameterError as expected:
+        result = batch.cone(**dims, axis=axis, on_invalid="mask")
+        assert result.errors()[0][1:] == (expected.parameter, expected.rule)
+        return
+    # The row in the middle of a small batch, next to unrelated rows.
+    defaults = rp.Cone.kernel.DEFAULTS
+    rows = {k: [defaults[k], v, defaults[k]] for k, v in dims.items()}
+    result = batch.cone(**rows, axis=[(0, 0, 1), axis, (1, 2, 3)])
+    for name in QUANTITIES:
+        assert same_bits(getattr(result, name)[1], getattr(body, name)), name
+
+
+# -- 2. independent references -----------------------------------------------------------------
+
+
+def test_cone_rows_against_50_digit_references() -> None:
+    """Thin walls 1e-3..1e-12: every quantity within a few ulp of the mpmath value of the
+    textbook formula (outer minus inner frustum) at 50 digits."""
+    walls = 10.0 ** -np.arange(3, 13)
+    radius_a, radius_b, length, density = 0.05, 0.03, 0.7, 2700.0
+    result = batch.cone(
+        length=length,
+        radius_a=radius_a,
+        radius_b=radius_b,
+        inner_radius_a=radius_a - walls * radius_a,
+        inner_radius_b=radius_b - walls * radius_b,
+        density=density,
+    )
+    for i, wall in enumerate(walls):
+        inputs = result.inputs
+        ref = cone_reference(*(float(inputs[k][i]) for k in rp.Cone.kernel.PARAMETERS), density)
+        assert relative_error(result.mass[i], ref["mass"]) < 1e-15, wall
+        assert relative_error(result.volume[i], ref["volume"]) < 1e-15, wall
+        assert relative_error(result.center_of_mass[i, 0], ref["com_x"]) < 1e-15, wall
+        assert relative_error(result.inertia[i, 0, 0], ref["i_xx"]) < 1e-15, wall
+        assert relative_error(result.inertia[i, 1, 1], ref["i_yy"]) < 1e-15, wall
+        assert relative_error(result.inertia[i, 2, 2], ref["i_zz"]) < 1e-15, wall
+
+
+def test_box_rows_against_50_digit_references_and_rotated_frame() -> None:
+    """A tilted thin-walled box: R_AC diag(I_C) R_AC^T from the 50-digit moments and the
+    NOTES.md direction rule written independently (tests/reference.py)."""
+    walls = 10.0 ** -np.arange(3, 13)
+    axis = (1.0, 2.0, -0.5)
+    result = batch.box(
+        length=1.3,
+        width=0.1,
+        height=0.2,
+        inner_width=0.1 - walls * 0.1,
+        inner_height=0.2 - walls * 0.2,
+        axis=axis,
+        rotate90=True,
+        density=7000.0,
+    )
+    e, h, w = rule_directions(axis, rotate90=True)
+    rotation = np.column_stack([e, h, w])
+    for i, wall in enumerate(walls):
+        inputs = result.inputs
+        ref = box_reference(*(float(inputs[k][i]) for k in rp.Box.kernel.PARAMETERS), 7000.0)
+        assert relative_error(result.mass[i], ref["mass"]) < 1e-15, wall
+        moments = np.diag([float(ref[k]) for k in ("i_xx", "i_yy", "i_zz")])
+        expected = rotation @ moments @ rotation.T
+        scale = np.trace(expected)
+        assert np.max(np.abs(result.inertia[i] - expected)) < 1e-14 * scale, wall
+        np.testing.assert_allclose(result.center_of_mass[i], 0.65 * e, rtol=0, atol=1e-15)
+
+
+# -- 3. arguments ------------------------------------------------------------------------------
+
+
+def test_broadcasting_shapes_and_views() -> None:
+    result = batch.cone(length=[1.0, 2.0, 3.0], radius_a=[0.5], inner_radius_a=0.1)
+    assert len(result) == 3
+    assert result.mass.shape == (3,) and result.volume.shape == (3,)
+    assert result.center_of_mass.shape == (3, 3) and result.inertia.shape == (3, 3, 3)
+    assert result.error_codes.dtype == np.uint8
+    single = batch.cone(length=2.0)
+    assert len(single) == 1
+    assert same_bits(single.inertia[0], rp.Cone(length=2.0).inertia)
+    for name in (*QUANTITIES, "error_codes", "density"):
+        assert not getattr(result, name).flags.writeable, name
+    with pytest.raises(ValueError):
+        result.mass[0] = 1.0
+
+
+def test_axis_per_row_equals_shared_axis() -> None:
+    dims = random_cones(50, seed=12)
+    shared = batch.cone(**dims, axis=(0.0, 3.0, 4.0))
+    per_row = batch.cone(**dims, axis=np.tile([0.0, 3.0, 4.0], (50, 1)))
+    for name in QUANTITIES:
+        assert same_bits(getattr(shared, name), getattr(per_row, name)), name
+
+
+def test_zero_rows() -> None:
+    result = batch.cone(length=np.zeros(0))
+    assert len(result) == 0
+    assert result.inertia.shape == (0, 3, 3) and result.errors() == []
+    assert batch.box(width=[], axis=np.zeros((0, 3))).mass.shape == (0,)
+
+
+def test_mismatched_lengths_name_the_parameter() -> None:
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=np.ones(5), radius_a=np.ones(3))
+    assert info.value.parameter == "radius_a"
+    assert "does not broadcast with length" in str(info.value)
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=np.ones(4), axis=np.ones((3, 3)))
+    assert info.value.parameter == "axis"
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=np.ones((2, 2)))
+    assert info.value.parameter == "length" and "1-D" in info.value.rule
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(axis=(1.0, 0.0))
+    assert info.value.parameter == "axis"
+
+
+def test_units_strings_and_quantities() -> None:
+    ureg = rp.units.registry()
+    result = batch.cone(
+        length=["250 mm", "0.5 m", 1.0],
+        radius_a="4 cm",
+        radius_b=ureg.Quantity(np.array([10.0, 20.0, 30.0]), "mm"),
+        density="2.7 g/cm^3",
+    )
+    expected = [
+        rp.Cone(length=length, radius_a=0.04, radius_b=rb, density=2700.0)
+        for length, rb in zip((0.25, 0.5, 1.0), (0.01, 0.02, 0.03), strict=True)
+    ]
+    for i, body in enumerate(expected):
+        assert math.isclose(result.mass[i], body.mass, rel_tol=1e-15)
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=["1 m", "5 kg"])
+    assert info.value.parameter == "length[1]"
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(density="3 m")
+    assert info.value.parameter == "density"
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=np.array([True, False]))
+    assert info.value.parameter == "length"
+    with pytest.raises(rp.ParameterError):
+        batch.cone(length=np.array([1 + 1j]))
+
+
+def test_materials_per_row() -> None:
+    result = batch.box(length=[1.0, 1.0, 1.0], material=["steel", "aluminium", "Steel"])
+    steel, aluminium = rp.Box(material="steel"), rp.Box(material="aluminium")
+    assert list(result.density) == [steel.density, aluminium.density, steel.density]
+    assert same_bits(result.inertia[1], aluminium.inertia)
+    with pytest.raises(rp.ParameterError) as info:
+        batch.box(length=[1.0, 1.0], material=["steel", "unobtainium"])
+    assert info.value.parameter == "material" and info.value.index == 1
+    with pytest.raises(rp.ParameterError) as info:
+        batch.box(material="steel", density=1000.0)
+    assert info.value.parameter == "density"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "parameter"),
+    [
+        ({"rotate90": 1}, "rotate90"),
+        ({"rotate90": np.array([0, 1])}, "rotate90"),
+        ({"extra_frames": [0.5]}, "extra_frames"),
+        ({"on_invalid": "ignore"}, "on_invalid"),
+        ({"engine": "gpu"}, "engine"),
+        ({"height_direction": [1.0, 0.0]}, "height_direction"),
+    ],
+)
+def test_bad_arguments(kwargs: dict, parameter: str) -> None:
+    with pytest.raises(rp.ParameterError) as info:
+        batch.box(**kwargs)
+    assert info.value.parameter == parameter
+
+
+# -- 4. invalid rows ---------------------------------------------------------------------------
+
+BAD_CONE_ROWS = [
+    {"radius_a": -1.0},
+    {"length": 0.0},
+    {"length": math.inf},
+    {"radius_b": math.nan},
+    {"inner_radius_a": 0.5},  # wider than radius_a = 0.4
+    {"inner_radius_b": -0.01},
+    {"radius_a": 0.2, "radius_b": 0.0, "inner_radius_a": 0.2},  # no material left
+    {"density": -5.0},
+    {"density": math.inf},
+    {"axis": (0.0, 0.0, 0.0)},
+    {"axis": (1.0, math.nan, 0.0)},
+    {"axis": (math.inf, 0.0, 0.0)},
+    {"length": 1e300, "density": 1e300},  # mass overflows float64
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("bad", BAD_CONE_ROWS)
+def test_invalid_cone_row_names_parameter_rule_and_index(engine: str, bad: dict) -> None:
+    with pytest.raises(rp.ParameterError) as scalar:
+        rp.Cone(**bad)
+    rows = {k: [rp.Cone.kernel.DEFAULTS.get(k, 7860.0), v, v] for k, v in bad.items()}
+    if "axis" in rows:
+        rows["axis"] = [(1.0, 0.0, 0.0), bad["axis"], bad["axis"]]
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(**rows, engine=engine)
+    assert info.value.index == 1
+    assert (info.value.parameter, info.value.rule) == (scalar.value.parameter, scalar.value.rule)
+    assert f"{scalar.value.parameter}[1]" in str(info.value)
+    masked = batch.cone(**rows, on_invalid="mask", engine=engine)
+    assert masked.valid.tolist() == [True, False, False]
+    assert [e[0] for e in masked.errors()] == [1, 2]
+    assert masked.errors()[0][1:] == (scalar.value.parameter, scalar.value.rule)
+    for name in QUANTITIES:
+        assert np.isnan(getattr(masked, name)[1:]).all(), name
+        assert np.isfinite(getattr(masked, name)[0]).all(), name
+
+
+BAD_BOX_ROWS = [
+    {"width": -0.1},
+    {"inner_height": 0.3},  # higher than height = 0.2
+    {"inner_width": 0.1, "inner_height": 0.2},  # the hole fills the section
+    {"height_direction": (2.0, 0.0, 0.0)},  # parallel to the axis (1, 0, 0)
+    {"height_direction": (0.0, math.inf, 0.0)},
+    {"height_direction": (0.0, 0.0, 0.0)},
+    {"height_direction": (math.nan, 0.0, 0.0), "axis": (0.0, 0.0, 0.0)},  # which comes first
+    {"height_direction": (0.0, 0.0, 0.0), "axis": (0.0, 0.0, 0.0)},
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("bad", BAD_BOX_ROWS)
+def test_invalid_box_row_matches_scalar(engine: str, bad: dict) -> None:
+    with pytest.raises(rp.ParameterError) as scalar:
+        rp.Box(**bad)
+    rows = {k: [rp.Box.kernel.DEFAULTS.get(k, 0.0), v] for k, v in bad.items()}
+    if "height_direction" in rows:
+        rows["height_direction"] = [(0.0, 1.0, 0.0), bad["height_direction"]]
+    if "axis" in rows:
+        rows["axis"] = [(1.0, 0.0, 0.0), bad["axis"]]
+    masked = batch.box(**rows, on_invalid="mask", engine=engine)
+    assert masked.valid.tolist() == [True, False]
+    assert masked.errors() == [(1, scalar.value.parameter, scalar.value.rule)]
+    with pytest.raises(rp.ParameterError) as info:
+        masked.raise_if_invalid()
+    assert info.value.index == 1
+
+
+def test_first_offending_index_and_mask_mode() -> None:
+    """The issue's example: radius_a=[0.1, -1, 0.2] -> index 1."""
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(radius_a=[0.1, -1.0, 0.2])
+    assert info.value.parameter == "radius_a" and info.value.index == 1
+    assert str(info.value).startswith("radius_a[1]=-1.0: must be non-negative")
+    masked = batch.cone(radius_a=[0.1, -1.0, 0.2, -2.0], on_invalid="mask")
+    assert masked.valid.tolist() == [True, False, True, False]
+    assert masked[0].isclose(rp.Cone(radius_a=0.1).mass_properties)
+    with pytest.raises(rp.ParameterError):
+        masked[1]
+    with pytest.raises(IndexError):
+        masked[4]
+    assert masked[-2].mass == rp.Cone(radius_a=0.2).mass
+    moments = masked.principal_moments
+    assert np.isnan(moments[1]).all()
+    np.testing.assert_allclose(moments[2], rp.Cone(radius_a=0.2).principal_moments, rtol=1e-13)
+
+
+# -- 5. dask -----------------------------------------------------------------------------------
+
+da = pytest.importorskip("dask.array")
+
+
+def test_dask_sweep_equals_numpy_bit_for_bit() -> None:
+    n = 2000
+    dims = random_cones(n, seed=13)
+    axes = random_axes(n, seed=14)
+    eager = batch.cone(**dims, axis=axes, density=1234.5)
+    lazy = batch.cone(
+        **{k: da.from_array(v, chunks=300) for k, v in dims.items()},
+        axis=da.from_array(axes, chunks=(300, 3)),
+        density=1234.5,
+    )
+    assert lazy.lazy and isinstance(lazy.mass, da.Array)
+    assert lazy.mass.chunks == ((300,) * 6 + (200,),)
+    done = lazy.compute()
+    for name in (*QUANTITIES, "error_codes"):
+        assert same_bits(getattr(done, name), getattr(eager, name)), name
+
+
+def test_dask_box_mixed_with_numpy_and_errors_at_compute_time() -> None:
+    n = 1000
+    dims = random_boxes(n, seed=15)
+    width = dims.pop("width")
+    width[777] = -1.0
+    lazy = batch.box(**dims, width=da.from_array(width, chunks=128), rotate90=True)
+    eager = batch.box(**dims, width=width, rotate90=True, on_invalid="mask")
+    with pytest.raises(rp.ParameterError) as info:
+        lazy.mass.compute()  # nothing ran before this line
+    assert info.value.parameter == "width" and info.value.index == 777
+    masked = batch.box(
+        **dims, width=da.from_array(width, chunks=128), rotate90=True, on_invalid="mask"
+    ).compute()
+    assert masked.errors() == eager.errors() == [(777, "width", "must be positive and finite (m)")]
+    for name in QUANTITIES:
+        assert same_bits(getattr(masked, name), getattr(eager, name)), name
+
+
+# -- 6. output buffers -------------------------------------------------------------------------
+
+
+def test_reused_buffers_never_overwrite_a_live_result() -> None:
+    """Outputs of 64 KiB and more come from a pool of buffers of dead results."""
+    batch.release_memory()
+    n = 20_000  # inertia: 1.4 MiB
+    first_dims, second_dims = random_cones(n, seed=16), random_cones(n, seed=17)
+    first = batch.cone(**first_dims)
+    kept = first.inertia.copy()
+    second = batch.cone(**second_dims)  # `first` is alive: must get other memory
+    assert not np.shares_memory(first.inertia, second.inertia)
+    assert same_bits(first.inertia, kept)
+    address = second.inertia.__array_interface__["data"][0]
+    del second
+    third = batch.cone(**second_dims)  # the dead result's buffer is reused
+    assert third.inertia.__array_interface__["data"][0] == address
+    assert not third.inertia.flags.writeable
+    body = rp.Cone(**{k: float(v[5]) for k, v in second_dims.items()})
+    assert same_bits(third.inertia[5], body.inertia)
+    batch.release_memory()
+    assert batch._pool.retained_bytes() == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_invalid_axis_for_all_rows(engine: str) -> None:
+    with pytest.raises(rp.ParameterError) as scalar:
+        rp.Box(axis=(0.0, 0.0, 0.0))
+    with pytest.raises(rp.ParameterError) as info:
+        batch.box(length=[1.0, 2.0], axis=(0.0, 0.0, 0.0), engine=engine)
+    assert (info.value.parameter, info.value.rule, info.value.index) == (
+        scalar.value.parameter,
+        scalar.value.rule,
+        0,
+    )
+    masked = batch.box(
+        length=[1.0, 2.0], height_direction=(3.0, 0.0, 0.0), on_invalid="mask", engine=engine
+    )
+    assert not masked.valid.any()
+    assert masked.errors()[1][1] == "height_direction"
