@@ -567,3 +567,19 @@ def test_cli_mesh_warns_about_float32_thin_walls(
     assert "warning:" in capsys.readouterr().err
     assert cli.main([*args, "-o", str(tmp_path / "thin.obj")]) == 0
     assert "warning:" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("tip", [1e-30, 1e-20, 1e-17, 1e-13, 1e-11])
+@pytest.mark.parametrize("bore_a", [0.0, 0.5])
+def test_cone_with_a_vanishing_tip_stays_closed(tip: float, bore_a: float) -> None:
+    # Regression: a tip of 1e-17 of the size left revolve's mesh open (found by hypothesis).
+    # The exact volume of a frustum pi L / 3 (R_a^2 + R_a R_b + R_b^2), minus its bore, is
+    # that of the pointed cone to within the tip's share.
+    cone = rp.Cone(length=1.0, radius_a=1.0, radius_b=tip, inner_radius_a=bore_a)
+    sections = 64
+    mesh = cone.mesh(sections)
+    assert_closed_volume(mesh)
+    outer = math.pi / 3 * (1.0 + tip + tip * tip)
+    bore = math.pi / 3 * bore_a * bore_a  # a bore_a-radius cone pointed at frame_b
+    exact_polygonal = (outer - bore) * sections * math.sin(2 * math.pi / sections) / (2 * math.pi)
+    assert exact_volume(mesh) == pytest.approx(exact_polygonal, rel=1e-10)

@@ -26,7 +26,8 @@ vertices that are bitwise identical (the closing profile point, points on the ax
 edges of an extrusion) are merged. A wall down to :data:`MIN_RELATIVE_WALL` of the radius
 keeps both of its surfaces; a cone end whose wall is thinner than that fraction of its radius
 (but not zero) is meshed as a knife edge, since its two surfaces could round onto each other,
-and a radius below :data:`MIN_RELATIVE_RADIUS` of the body's size as a point. A cone whose
+and a cone radius below :data:`MIN_RELATIVE_TIP` (a box hole's side below
+:data:`MIN_RELATIVE_RADIUS`) of the body's size as a point. A cone whose
 walls are that thin at both ends raises :class:`ParameterError`. The body's mass properties
 stay exact whatever the mesh does.
 
@@ -53,6 +54,7 @@ __all__ = [
     "MAX_SECTIONS",
     "MESH_FORMATS",
     "MIN_RELATIVE_RADIUS",
+    "MIN_RELATIVE_TIP",
     "MIN_RELATIVE_WALL",
     "MIN_SECTIONS",
     "body_mesh",
@@ -68,10 +70,12 @@ MAX_SECTIONS = 65536
 
 #: A cone end whose wall is thinner than this fraction of its radius is meshed as a knife edge.
 MIN_RELATIVE_WALL = 2.0**-44  # ~ 5.7e-14, about 256 ulp
-#: A cone radius (or a box hole's side) below this fraction of the body's size is meshed as 0.
-#: Smaller tips make revolve's ring of vertices collapse unevenly and leave the mesh open (a
-#: cone tip of 1e-17 of its size did); at this size the volume changes by < 1e-24.
-MIN_RELATIVE_RADIUS = 2.0**-40  # ~ 9.1e-13
+#: A box hole's side below this fraction of the body's size is meshed as 0.
+MIN_RELATIVE_RADIUS = 2.0**-100  # ~ 7.9e-31
+#: A cone radius below this fraction of the body's size is meshed as 0 (a point). Smaller tips
+#: make revolve's ring of vertices collapse unevenly and leave the mesh open (a tip of 1e-17
+#: of the size did); at this size the volume changes by < 1e-24 of itself.
+MIN_RELATIVE_TIP = 2.0**-40  # ~ 9.1e-13
 
 #: Mesh file formats written by ``rigidparts mesh`` (by suffix), with what they store.
 MESH_FORMATS: Mapping[str, str] = {
@@ -273,14 +277,14 @@ def cone_profile(dimensions: Mapping[str, float]) -> np.ndarray:
     """The closed (r, x) profile of a cone, counter-clockwise, consecutive duplicates removed:
     ``(R_a, 0) -> (R_b, L) -> (R_bi, L) -> (R_ai, 0) -> (R_a, 0)`` (m).
 
-    Features below float64's reach are closed: a radius under :data:`MIN_RELATIVE_RADIUS` of
+    Features below float64's reach are closed: a radius under :data:`MIN_RELATIVE_TIP` of
     the body's size is taken as 0 (a point), and an end whose wall ``R - R_i`` is under
     :data:`MIN_RELATIVE_WALL` of its radius ``R`` as a knife edge (``R_i = R``).
     """
     length = dimensions["length"]
     ra, rb = dimensions["radius_a"], dimensions["radius_b"]
     rai, rbi = dimensions["inner_radius_a"], dimensions["inner_radius_b"]
-    tiny = MIN_RELATIVE_RADIUS * max(length, ra, rb)
+    tiny = MIN_RELATIVE_TIP * max(length, ra, rb)
     ra, rb, rai, rbi = (r if r >= tiny else 0.0 for r in (ra, rb, rai, rbi))
     if ra - rai < MIN_RELATIVE_WALL * ra:
         rai = ra
