@@ -223,12 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rigidparts",
         description=(
             "Exact mass, centre of mass, inertia and frames of parametric rigid bodies "
-            "(Box, Cone), for multibody models."
+            "(Box, Cone), for multibody models; models of them exported to MJCF, URDF and SDF "
+            "and simulated on MuJoCo; pictures and meshes. SI units throughout."
         ),
         epilog=(
             "Examples:\n  rigidparts cone\n  rigidparts box --length '250 mm' --width 0.02 "
             "--height 0.04 --material aluminium --json\n  rigidparts cone --inner-radius-a 0.39 "
-            "--inner-radius-b 0.09 --axis 0,0,1\n  rigidparts materials\n\n"
+            "--inner-radius-b 0.09 --axis 0,0,1\n  rigidparts materials\n"
+            "  rigidparts simulate examples/pendulum.toml\n"
+            "  rigidparts export examples/pendulum.toml -o pendulum.urdf\n"
+            "  rigidparts view cone -o cone.png\n\n"
             "Run 'rigidparts COMMAND --help' for a command's options."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -255,13 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(handler=_cmd_materials)
     for module_name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue  # that part of rigidparts is not there (yet)
-            raise
-        module.register(sub)
+        importlib.import_module(module_name).register(sub)
     return parser
 
 
