@@ -91,18 +91,15 @@ class SimulationResult:
         return np.hstack(blocks)
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
-        """Write the trajectory as CSV (header row, full-precision floats), atomically."""
+        """Write the trajectory as CSV (header row; floats as Python's shortest round-trip
+        repr, so full precision without noise digits), atomically."""
+        import csv
         import io
 
         buffer = io.StringIO()
-        np.savetxt(
-            buffer,
-            self.to_array(),
-            delimiter=",",
-            header=",".join(self.columns()),
-            comments="",
-            fmt="%.17g",
-        )
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.columns())
+        writer.writerows(self.to_array().tolist())
         atomic_write(path, buffer.getvalue())
 
     def summary(self, model: Any = None) -> str:
