@@ -102,6 +102,9 @@ def test_to_si_array() -> None:
     assert float(to_si_array("r", "250 mm")) == pytest.approx(0.25)
     with pytest.raises(rp.ParameterError) as info:
         to_si_array("r", ["a", "b"])
+    assert info.value.parameter == "r[0]"  # the item at fault
+    with pytest.raises(rp.ParameterError) as info:
+        to_si_array("r", [True, False])
     assert info.value.parameter == "r"
 
 

@@ -28,7 +28,7 @@ from .errors import ParameterError
 from .frames import FRAME_RULES, Frame, cached_body_frame
 from .inertia import MassProperties, rotate_principal_inertia
 from .materials import Material, get_material
-from .shapes import results_representable
+from .shapes import UNREPRESENTABLE_RULE, results_representable, unrepresentable_parameter
 from .units import to_si
 
 __all__ = ["DEFAULT_MATERIAL", "Component"]
@@ -127,14 +127,13 @@ class Component:
         height_direction: Any = None,
     ) -> None:
         kernel = self.kernel
-        given = dict(dimensions)
-        si = {name: to_si(name, given[name], "length") for name in kernel.PARAMETERS}
+        si = {name: to_si(name, dimensions[name], "length") for name in kernel.PARAMETERS}
         rho, material_name = _resolve_density(material, density)
 
         code = kernel.check(*si.values(), rho)
         if code:
             parameter, rule = kernel.RULES[code - 1]
-            value = density if parameter == "density" else given[parameter]
+            value = density if parameter == "density" else dimensions[parameter]
             raise ParameterError(parameter, value, rule.format(**si))
 
         ax = _vector3("axis", axis)
@@ -162,18 +161,13 @@ class Component:
 
         volume, mass, com_x, i_xx, i_yy, i_zz = kernel.closed_form(*si.values(), rho)
         if not results_representable(mass, i_xx, i_yy, i_zz):
-            largest = max(si, key=lambda name: si[name])
-            raise ParameterError(
-                largest,
-                given[largest],
-                f"give mass {mass!r} kg and inertia {(i_xx, i_yy, i_zz)!r} kg m^2: not finite "
-                "positive numbers in float64 (dimensions or density far too large or small)",
-            )
+            largest = unrepresentable_parameter(si)
+            rule = UNREPRESENTABLE_RULE.format(mass=mass, moments=(i_xx, i_yy, i_zz))
+            raise ParameterError(largest, dimensions[largest], rule)
 
         # One update instead of a dozen guarded setattr calls (this is the per-body hot path).
         self.__dict__.update(
             _dimensions=si,
-            _given=given,
             _density=rho,
             _material=material_name,
             _axis=tuple(frame[:3]),

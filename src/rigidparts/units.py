@@ -121,19 +121,29 @@ def to_si(name: str, value: Any, kind: Kind = "length") -> float:
 
 
 def to_si_array(name: str, value: Any, kind: Kind = "length") -> Any:
-    """Like :func:`to_si` for array input: returns a float64 ndarray (or dask array) in SI.
+    """Like :func:`to_si` for array input: a float64 ndarray (or a lazy dask array) in SI.
 
-    Scalars and ``"250 mm"``-style strings are accepted too (returned as 0-d arrays). A pint
-    Quantity wrapping an array is converted as a whole.
+    Accepts a scalar or a ``"250 mm"``-style string (returned as a 0-d array), an array or
+    sequence of numbers (already SI), a sequence of strings with units (converted one by one,
+    an error names the item: ``length[2]``), or a pint Quantity wrapping an array (converted as
+    a whole). Booleans are refused, as for one value.
     """
+    if type(value) is np.ndarray and value.dtype == np.float64:  # the common case, first
+        return value
     if isinstance(value, str | numbers.Real) or (_is_quantity(value) and np.ndim(value) == 0):
         return np.asarray(to_si(name, value, kind))
     if _is_quantity(value):
         value = _quantity_to_si(name, value, kind)
-    if hasattr(value, "dask"):  # a dask array: keep it lazy
+    if hasattr(value, "dask") and hasattr(value, "chunks"):  # a dask array: keep it lazy
+        if value.dtype == np.bool_:
+            raise ParameterError(name, value, f"must be {kind}s, not booleans")
         return value.astype(np.float64)
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ParameterError(name, value, f"must be an array of {kind}s (numbers)") from None
-    return array
+    array = np.asarray(value)
+    if array.dtype == np.bool_:
+        raise ParameterError(name, value, f"must be {kind}s, not booleans")
+    if array.dtype.kind in "OUS":  # strings with units, or a mix: one by one
+        flat = [to_si(f"{name}[{i}]", item, kind) for i, item in enumerate(array.ravel().tolist())]
+        return np.array(flat, dtype=np.float64).reshape(array.shape)
+    if array.dtype.kind not in "fiu":
+        raise ParameterError(name, value, f"must be an array of real {kind}s")
+    return array.astype(np.float64, copy=False)

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any, Literal
@@ -55,9 +55,10 @@ from .. import frames as _frames
 from ..component import DEFAULT_MATERIAL
 from ..errors import ParameterError
 from ..inertia import MassProperties
+from ..shapes import UNREPRESENTABLE_RULE, unrepresentable_parameter
 from ..shapes import box as _box
 from ..shapes import cone as _cone
-from ..units import to_si, to_si_array
+from ..units import to_si_array
 from . import _pool
 
 __all__ = ["ENGINE", "EXTRA_RULES", "BatchMassProperties", "box", "cone", "release_memory"]
@@ -70,11 +71,7 @@ Engine = Literal["auto", "numba", "numpy"]
 #: under the name of the row's largest dimension.
 EXTRA_RULES: tuple[tuple[str, str], ...] = (
     *_frames.FRAME_RULES,
-    (
-        "dimensions",
-        "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive numbers in "
-        "float64 (dimensions or density far too large or small)",
-    ),
+    ("dimensions", UNREPRESENTABLE_RULE),
 )
 
 _SHAPES: dict[str, ModuleType] = {"box": _box, "cone": _cone}
@@ -247,7 +244,7 @@ def _row_error(
         # As Component._build: named after the largest dimension; the row's results (NaN in
         # the arrays) recomputed by the same scalar function for the message.
         lengths = {k: v for k, v in dims.items() if k != "density"}
-        parameter = max(lengths, key=lambda name: lengths[name])
+        parameter = unrepresentable_parameter(lengths)
         value: Any = lengths[parameter]
         _, mass, _, *moments = _SHAPES[result.shape].closed_form(*dims.values())
         fields.update(mass=mass, moments=tuple(moments))
@@ -264,36 +261,6 @@ def _row_error(
 
 def _is_dask(value: Any) -> bool:
     return hasattr(value, "dask") and hasattr(value, "chunks")
-
-
-def _quantity_array(name: str, value: Any, kind: str) -> Any:
-    """A float64 array (0-d or 1-d, or a dask array) in SI from any accepted form."""
-    if type(value) is np.ndarray and value.dtype == np.float64:  # the common cases, first
-        return value
-    if type(value) is float or type(value) is int:
-        return np.asarray(float(value))
-    if isinstance(value, bool | np.bool_):
-        raise ParameterError(name, value, f"must be a {kind}, not a boolean")
-    if _is_dask(value):
-        if value.dtype == np.bool_:
-            raise ParameterError(name, value, f"must be {kind}s, not booleans")
-        return to_si_array(name, value, kind)
-    if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
-        array = np.asarray(value)
-        if array.dtype == np.bool_:
-            raise ParameterError(name, value, f"must be {kind}s, not booleans")
-        if array.dtype.kind in "OUS":  # strings with units, or a mix: one by one
-            flat = [
-                to_si(f"{name}[{i}]", item, kind)  # type: ignore[arg-type]
-                for i, item in enumerate(array.ravel().tolist())
-            ]
-            return np.array(flat, dtype=np.float64).reshape(array.shape)
-    if isinstance(value, np.ndarray) and value.dtype.kind not in "fiu":
-        raise ParameterError(name, value, f"must be an array of real {kind}s")
-    array = to_si_array(name, value, kind)  # type: ignore[arg-type]
-    if _is_dask(array):
-        return array
-    return np.asarray(array, dtype=np.float64)
 
 
 def _direction_array(name: str, value: Any) -> Any:
@@ -329,7 +296,7 @@ def _density_array(material: Any, density: Any) -> Any:
             raise ParameterError(
                 "density", density, f"give either material ({material!r}) or density, not both"
             )
-        return _quantity_array("density", density, "density")
+        return to_si_array("density", density, "density")
     if isinstance(material, Material):
         return np.asarray(material.density)
     if isinstance(material, str):
@@ -418,7 +385,7 @@ def _prepare(
 
     kernel = _SHAPES[shape]
     inputs: dict[str, Any] = {
-        name: _quantity_array(name, dimensions[name], "length") for name in kernel.PARAMETERS
+        name: to_si_array(name, dimensions[name], "length") for name in kernel.PARAMETERS
     }
     inputs["density"] = _density_array(material, density)
     inputs["axis"] = _direction_array("axis", axis)

@@ -314,11 +314,7 @@ def _position_value(kind: str, parameter: str, value: Any, who: str) -> np.ndarr
     if nq == 0:
         raise ModelError(parameter, value, f"{who} is fixed: it has no position")
     if nq == 1:
-        if hasattr(value, "__len__") and not isinstance(value, str):
-            items = list(value)
-            if len(items) != 1:
-                raise ModelError(parameter, value, f"{who} has one coordinate: give one number")
-            value = items[0]
+        value = _single(parameter, value, who)
         unit_kind = "angle" if kind == "revolute" else "length"
         return np.array([_si(parameter, value, unit_kind)])
     if kind == "ball":
@@ -334,6 +330,16 @@ def _position_value(kind: str, parameter: str, value: Any, who: str) -> np.ndarr
     return np.concatenate([position, _unit_quaternion(parameter, value, quat)])
 
 
+def _single(parameter: str, value: Any, who: str) -> Any:
+    """A one-coordinate joint's value: a number, or a one-element sequence unwrapped."""
+    if hasattr(value, "__len__") and not isinstance(value, str):
+        items = list(value)
+        if len(items) != 1:
+            raise ModelError(parameter, value, f"{who} has one coordinate: give one number")
+        return items[0]
+    return value
+
+
 def _unit_quaternion(parameter: str, value: Any, quat: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(quat))
     if not norm > _ZERO_QUATERNION:
@@ -346,11 +352,7 @@ def _velocity_value(kind: str, parameter: str, value: Any, who: str) -> np.ndarr
     if nv == 0:
         raise ModelError(parameter, value, f"{who} is fixed: it has no velocity")
     if nv == 1:
-        if hasattr(value, "__len__") and not isinstance(value, str):
-            items = list(value)
-            if len(items) != 1:
-                raise ModelError(parameter, value, f"{who} has one coordinate: give one number")
-            value = items[0]
+        value = _single(parameter, value, who)
         if isinstance(value, bool) or not isinstance(value, int | float | np.floating):
             unit = "rad/s" if kind == "revolute" else "m/s"
             raise ModelError(parameter, value, f"must be a number ({unit})")

@@ -19,7 +19,14 @@ same functions compiled by numba) run the same code and agree to the last bit.
 
 import math
 
-__all__ = ["results_representable"]
+__all__ = ["UNREPRESENTABLE_RULE", "results_representable", "unrepresentable_parameter"]
+
+#: The rule broken when :func:`results_representable` is False (``str.format`` fields: ``mass``,
+#: ``moments``); reported under :func:`unrepresentable_parameter`'s keyword.
+UNREPRESENTABLE_RULE = (
+    "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive numbers in "
+    "float64 (dimensions or density far too large or small)"
+)
 
 
 def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) -> bool:
@@ -28,3 +35,8 @@ def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) ->
     return (
         0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz) and math.isfinite(i_xx + i_yy + i_zz)
     )
+
+
+def unrepresentable_parameter(dimensions: dict[str, float]) -> str:
+    """The keyword to blame for unrepresentable results: the largest dimension (SI)."""
+    return max(dimensions, key=lambda name: dimensions[name])
