@@ -154,7 +154,7 @@ DENSITIES = (1.0, 7860.0, 1e8)
 
 
 def _library(dims: tuple[float, ...], density: float) -> tuple[rp.Box, dict[str, float]]:
-    body = rp.Box(**dict(zip(box_kernel.PARAMETERS, dims, strict=True)), density=density)
+    body = rp.Box(**dict(zip(box_kernel.SPEC.parameter_names, dims, strict=True)), density=density)
     return body, {
         "volume": body.volume,
         "mass": body.mass,

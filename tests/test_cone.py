@@ -159,7 +159,7 @@ DENSITIES = (1.0, 7860.0, 1e8)
 
 
 def _library(dims: tuple[float, ...], density: float) -> dict[str, float]:
-    body = rp.Cone(**dict(zip(cone_kernel.PARAMETERS, dims, strict=True)), density=density)
+    body = rp.Cone(**dict(zip(cone_kernel.SPEC.parameter_names, dims, strict=True)), density=density)
     return {
         "volume": body.volume,
         "mass": body.mass,
@@ -286,7 +286,7 @@ def test_hollow_equals_outer_minus_inner_in_exact_arithmetic() -> None:
     """The hollow cone = (solid outer) - (solid inner), with the library's solid results
     combined exactly in mpmath (moments shifted to the common centre of mass)."""
     dims, rho = (0.9, 0.35, 0.12, 0.25, 0.05), 4430.0
-    hollow = rp.Cone(**dict(zip(cone_kernel.PARAMETERS, dims, strict=True)), density=rho)
+    hollow = rp.Cone(**dict(zip(cone_kernel.SPEC.parameter_names, dims, strict=True)), density=rho)
     outer = rp.Cone(length=dims[0], radius_a=dims[1], radius_b=dims[2], density=rho)
     inner = rp.Cone(length=dims[0], radius_a=dims[3], radius_b=dims[4], density=rho)
     with mpmath.workdps(50):

@@ -32,7 +32,7 @@ POSITIVE = {"length", "width", "height", "density"}  # zero not allowed
 
 def _cases(kernel) -> list[tuple[str, object]]:
     out = []
-    for parameter in (*kernel.PARAMETERS, "density"):
+    for parameter in (*kernel.SPEC.parameter_names, "density"):
         kind = "density" if parameter == "density" else "length"
         values = {**BAD_ANY, "wrong_unit": WRONG_UNIT[kind]}
         if parameter in POSITIVE:
@@ -103,8 +103,8 @@ def test_cone_bore_larger_than_cone(kwargs, parameter: str, mentions: str) -> No
     assert mentions in str(info.value)
 
 
-BOX_DIMENSIONS = set(box_kernel.PARAMETERS)
-CONE_DIMENSIONS = set(cone_kernel.PARAMETERS)
+BOX_DIMENSIONS = set(box_kernel.SPEC.parameter_names)
+CONE_DIMENSIONS = set(cone_kernel.SPEC.parameter_names)
 
 
 @pytest.mark.parametrize(

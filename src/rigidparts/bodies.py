@@ -1,8 +1,10 @@
-"""The public bodies: thin keyword-only front ends over :class:`~rigidparts.component.Component`.
+"""The public bodies: explicit keyword-only front ends over :class:`.component.Component`.
 
-Each class only states its signature and documentation; the closed forms live in
-``rigidparts.shapes.<shape>`` and everything shared (units, material, axis, frames) in
-:mod:`rigidparts.component`.
+Each class states only its signature and documentation (IDEs and documentation need real
+signatures) and names its specification in :mod:`rigidparts.shapes`; the closed forms, rules,
+frames and meshes live there and everything shared in :mod:`rigidparts.component`.
+``tests/test_shapes.py`` checks that every class's signature and defaults equal its
+specification's. Each dimension also reads as an attribute (``cone.radius_a``, SI).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from .component import DEFAULT_MATERIAL, Component, _cached, _readonly
-from .shapes import box as _box
-from .shapes import cone as _cone
+from .component import Component, _cached, _readonly
+from .errors import ParameterError
+from .materials import DEFAULT_MATERIAL
+from .shapes import SHAPES
 
-__all__ = ["Box", "Cone"]
+__all__ = ["Box", "Cone", "body_class"]
 
 Length = float | str | Any  # a float in m, a string with units, or a pint Quantity
 
@@ -36,7 +39,9 @@ class Box(Component):
     height_direction : an explicit height direction (not parallel to the axis), replacing the
         rule of :mod:`rigidparts.frames`.
     material : a name from the material table (default ``"steel"``, 7860 kg/m^3).
-    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material (not both).
+    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material.
+    mass : kg or with units (``"2.5 kg"``); the density is then mass / volume. At most one of
+        material, density and mass is given.
     extra_frames : offsets along the axis of extra frames ``frame_c1``, ``frame_c2``, ...
 
     With the canonical axis +x: height along +y, width along +z; centre of mass at
@@ -44,8 +49,7 @@ class Box(Component):
     :mod:`rigidparts.shapes.box`.
     """
 
-    shape = "box"
-    kernel = _box
+    spec = SHAPES["box"]
 
     def __init__(
         self,
@@ -60,43 +64,10 @@ class Box(Component):
         height_direction: Any = None,
         material: Any = DEFAULT_MATERIAL,
         density: Any = None,
+        mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(
-            {
-                "length": length,
-                "width": width,
-                "height": height,
-                "inner_width": inner_width,
-                "inner_height": inner_height,
-            },
-            axis=axis,
-            rotate90=rotate90,
-            height_direction=height_direction,
-            material=material,
-            density=density,
-            extra_frames=extra_frames,
-        )
-
-    @property
-    def width(self) -> float:
-        """Outer width along :attr:`width_direction`, m."""
-        return self._dimensions["width"]
-
-    @property
-    def height(self) -> float:
-        """Outer height along :attr:`height_direction`, m."""
-        return self._dimensions["height"]
-
-    @property
-    def inner_width(self) -> float:
-        """Width of the hole, m (0 when solid)."""
-        return self._dimensions["inner_width"]
-
-    @property
-    def inner_height(self) -> float:
-        """Height of the hole, m (0 when solid)."""
-        return self._dimensions["inner_height"]
+        self._build(locals())
 
     @property
     def rotate90(self) -> bool:
@@ -106,23 +77,12 @@ class Box(Component):
     @_cached
     def height_direction(self) -> np.ndarray:
         """``h``: the unit vector along which the height lies, in frame_a."""
-        return _readonly(np.array(self._height_width[:3]))
+        return _readonly(np.array(self._frame[3:6]))
 
     @_cached
     def width_direction(self) -> np.ndarray:
         """``w = e_axis x h``: the unit vector along which the width lies, in frame_a."""
-        return _readonly(np.array(self._height_width[3:]))
-
-    def parameters(self) -> dict[str, Any]:
-        out = super().parameters()
-        out["rotate90"] = self._rotate90
-        if self._explicit_height:  # the direction before rotate90 turned it: h = -w_turned
-            out["height_direction"] = (
-                [-v for v in self._height_width[3:]]
-                if self._rotate90
-                else list(self._height_width[:3])
-            )
-        return out
+        return _readonly(np.array(self._frame[6:9]))
 
 
 class Cone(Component):
@@ -136,15 +96,16 @@ class Cone(Component):
         most the outer radius at the same end; the body must keep some volume).
     axis : any non-zero 3-vector in frame_a; normalised.
     material : a name from the material table (default ``"steel"``, 7860 kg/m^3).
-    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material (not both).
+    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material.
+    mass : kg or with units; the density is then mass / volume. At most one of material,
+        density and mass is given.
     extra_frames : offsets along the axis of extra frames ``frame_c1``, ``frame_c2``, ...
 
     Centre of mass on the axis at ``L_com`` (a solid pointed cone: ``L/4`` from its base);
     cancellation-free closed forms in :mod:`rigidparts.shapes.cone`.
     """
 
-    shape = "cone"
-    kernel = _cone
+    spec = SHAPES["cone"]
 
     def __init__(
         self,
@@ -157,38 +118,27 @@ class Cone(Component):
         axis: Any = (1, 0, 0),
         material: Any = DEFAULT_MATERIAL,
         density: Any = None,
+        mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(
-            {
-                "length": length,
-                "radius_a": radius_a,
-                "radius_b": radius_b,
-                "inner_radius_a": inner_radius_a,
-                "inner_radius_b": inner_radius_b,
-            },
-            axis=axis,
-            material=material,
-            density=density,
-            extra_frames=extra_frames,
-        )
+        self._build(locals())
 
-    @property
-    def radius_a(self) -> float:
-        """Outer radius at frame_a, m."""
-        return self._dimensions["radius_a"]
 
-    @property
-    def radius_b(self) -> float:
-        """Outer radius at frame_b, m."""
-        return self._dimensions["radius_b"]
+def body_class(shape: str, parameter: str = "shape") -> type[Component]:
+    """The public class of shape ``shape`` (``"box"`` -> :class:`Box`); ParameterError naming
+    ``parameter`` and the known shapes otherwise."""
+    classes = {cls.spec.name: cls for cls in _public_classes()}
+    try:
+        return classes[shape]
+    except (KeyError, TypeError):
+        raise ParameterError(parameter, shape, f"must be one of {', '.join(classes)}") from None
 
-    @property
-    def inner_radius_a(self) -> float:
-        """Bore radius at frame_a, m (0 when solid)."""
-        return self._dimensions["inner_radius_a"]
 
-    @property
-    def inner_radius_b(self) -> float:
-        """Bore radius at frame_b, m (0 when solid)."""
-        return self._dimensions["inner_radius_b"]
+def _public_classes() -> list[type[Component]]:
+    """Every public body class, in registry order (each shape has exactly one)."""
+    found = {cls.spec.name: cls for cls in globals().values() if _is_body_class(cls)}
+    return [found[name] for name in SHAPES if name in found]
+
+
+def _is_body_class(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, Component) and "spec" in vars(value)

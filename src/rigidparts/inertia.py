@@ -26,7 +26,12 @@ import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["INERTIA_TOLERANCE", "MassProperties", "rotate_principal_inertia"]
+__all__ = [
+    "INERTIA_TOLERANCE",
+    "MassProperties",
+    "invalidity_report",
+    "rotate_principal_inertia",
+]
 
 #: Relative tolerance (of the trace) for symmetry, positivity and the triangle inequality.
 #: Rounding in a rotation or a sum of bodies stays far below it (about 1e-15); a tensor that
@@ -172,14 +177,16 @@ class MassProperties:
         """
         moments = np.array(principal_moments, dtype=np.float64).reshape(3)
         axes = _rotation_matrix(principal_axes, "principal_axes")
+        # The tensor in the order given (a body's canonical axes), then the moments sorted:
+        # a body's inertia is the same array however its moments compare.
+        ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
+            *moments, *axes[:, 0], *axes[:, 1], *axes[:, 2]
+        )
+        tensor = np.array((ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)).reshape(3, 3)
         order = np.argsort(moments, kind="stable")
         moments, axes = moments[order], axes[:, order]
         if np.linalg.det(axes) < 0:
             axes[:, 2] = -axes[:, 2]
-        inertia = np.array(
-            rotate_principal_inertia(*moments, *axes[:, 0], *axes[:, 1], *axes[:, 2])
-        )
-        tensor = inertia[[0, 3, 4, 3, 1, 5, 4, 5, 2]].reshape(3, 3)
         return cls(mass, center_of_mass, tensor, (_readonly(moments), _readonly(axes)))
 
     @classmethod
@@ -309,16 +316,30 @@ class MassProperties:
         )
 
 
-def _check_principal_moments(moments: np.ndarray, given: Any) -> None:
-    i1, i2, i3 = np.sort(moments)
-    allowed = INERTIA_TOLERANCE * abs(i1 + i2 + i3)
+def invalidity_report(
+    principal_moments: Any, *, tolerance: float = INERTIA_TOLERANCE
+) -> str | None:
+    """Why principal moments ``I_1 <= I_2 <= I_3`` (any order) are not those of a rigid body,
+    or None when they are: ``I_1 >= 0`` and ``I_1 + I_2 >= I_3``, each to within
+    ``tolerance * (I_1 + I_2 + I_3)``.
+
+    The one statement of the rule (as Drake's ``CreateInvalidityReport``): MassProperties
+    raises it, and exporters ask it with a *negative* tolerance for moments that keep the rule
+    with a margin to spare (engines that check it without tolerance).
+    """
+    i1, i2, i3 = np.sort(np.asarray(principal_moments, dtype=np.float64))
+    allowed = tolerance * abs(i1 + i2 + i3)
     if i1 < -allowed:
-        raise ParameterError(
-            "inertia", given, f"has a negative principal moment {i1!r} (not positive definite)"
-        )
+        return f"has a negative principal moment {float(i1)!r} (not positive definite)"
     if i1 + i2 < i3 - allowed:
-        raise ParameterError(
-            "inertia",
-            given,
-            f"breaks the triangle inequality: principal moments {i1!r} + {i2!r} < {i3!r}",
+        return (
+            f"breaks the triangle inequality: principal moments {float(i1)!r} + {float(i2)!r} "
+            f"< {float(i3)!r}"
         )
+    return None
+
+
+def _check_principal_moments(moments: np.ndarray, given: Any) -> None:
+    report = invalidity_report(moments)
+    if report is not None:
+        raise ParameterError("inertia", given, report)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ParameterError
 
-__all__ = ["MATERIALS", "Material", "get_material", "list_materials"]
+__all__ = ["DEFAULT_MATERIAL", "MATERIALS", "Material", "get_material", "list_materials"]
 
 _DATA_PACKAGE = __package__ or "rigidparts"
 _DATA_FILE = ("data", "materials.toml")
@@ -65,6 +65,17 @@ class Material:
     source: str
     description: str
     aliases: tuple[str, ...]
+
+
+class _DefaultMaterial(str):
+    """The default material name, told apart from the same name given explicitly."""
+
+    __slots__ = ()
+
+
+#: The default ``material`` of every body ("steel"); only this very object counts as "not
+#: given", so that ``material="steel", density=...`` is still two ways at once.
+DEFAULT_MATERIAL = _DefaultMaterial("steel")
 
 
 if TYPE_CHECKING:

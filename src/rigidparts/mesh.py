@@ -39,13 +39,20 @@ file; OBJ is written with 17 significant digits, which keeps float64 exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import ParameterError
+from .shapes import get_shape
+from .shapes._meshing import (
+    MIN_RELATIVE_RADIUS,
+    MIN_RELATIVE_TIP,
+    MIN_RELATIVE_WALL,
+    trimesh_module,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import trimesh
@@ -68,15 +75,6 @@ __all__ = [
 MIN_SECTIONS = 3
 MAX_SECTIONS = 65536
 
-#: A cone end whose wall is thinner than this fraction of its radius is meshed as a knife edge.
-MIN_RELATIVE_WALL = 2.0**-44  # ~ 5.7e-14, about 256 ulp
-#: A box hole's side below this fraction of the body's size is meshed as 0.
-MIN_RELATIVE_RADIUS = 2.0**-100  # ~ 7.9e-31
-#: A cone radius below this fraction of the body's size is meshed as 0 (a point). Smaller tips
-#: make revolve's ring of vertices collapse unevenly and leave the mesh open (a tip of 1e-17
-#: of the size did); at this size the volume changes by < 1e-24 of itself.
-MIN_RELATIVE_TIP = 2.0**-40  # ~ 9.1e-13
-
 #: Mesh file formats written by ``rigidparts mesh`` (by suffix), with what they store.
 MESH_FORMATS: Mapping[str, str] = {
     ".stl": "binary STL (float32 vertices, no connectivity)",
@@ -87,25 +85,6 @@ MESH_FORMATS: Mapping[str, str] = {
 
 #: The formats that store float32 vertices.
 FLOAT32_FORMATS = (".stl", ".glb", ".ply")
-
-# The area, after scaling, below which no triangle of a revolve may fall (trimesh drops
-# triangles under ``tol.merge`` = 1e-8); a factor 100 of margin.
-_MIN_TRIANGLE_AREA = 1e-6
-
-# Maps the constructors' coordinates (u, v, z) to the canonical frame C: the axis (z of
-# revolve/extrude) becomes x, u becomes y (the Box's height), v becomes z (its width).
-# A cyclic permutation: a proper rotation, so the winding (outward normals) is kept.
-_TO_CANONICAL = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-
-
-def _trimesh() -> Any:
-    try:
-        import trimesh
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "meshes need trimesh, shapely and mapbox-earcut: pip install 'rigidparts[mesh]'"
-        ) from exc
-    return trimesh
 
 
 def check_sections(sections: Any) -> int:
@@ -162,7 +141,7 @@ def body_mesh(body: Any, *, sections: int = 64) -> trimesh.Trimesh:
     arguments). Vertices ``p_A = R_AC p_C``, with ``p_C`` the canonical-frame mesh of
     :func:`canonical_mesh`.
     """
-    trimesh = _trimesh()
+    trimesh = trimesh_module()
     sections = check_sections(sections)
     canonical = canonical_mesh(body.shape, body.dimensions, sections=sections)
     r_ac = np.asarray(body.rotation_from_canonical, dtype=np.float64)
@@ -179,16 +158,14 @@ def body_mesh(body: Any, *, sections: int = 64) -> trimesh.Trimesh:
 def canonical_mesh(
     shape: str, dimensions: Mapping[str, float], *, sections: int = 64
 ) -> trimesh.Trimesh:
-    """The mesh of a shape in its canonical frame C (axis +x from x = 0 to x = L), metres.
-
-    ``dimensions`` are the shape's SI dimensions by keyword (``body.dimensions``).
+    """The mesh of a shape in its canonical frame C, metres, from its specification's
+    builder. ``dimensions`` are the shape's SI dimensions by keyword (``body.dimensions``).
     """
-    try:
-        builder = _BUILDERS[shape]
-    except KeyError:
-        raise ParameterError("shape", shape, f"has no mesh; known: {sorted(_BUILDERS)}") from None
+    spec = get_shape(shape)
+    if spec.mesh is None:
+        raise ParameterError("shape", shape, "has no mesh builder")
     sections = check_sections(sections)
-    mesh = builder(dimensions, sections)
+    mesh = spec.mesh(dimensions, sections)
     if not (mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0.0):
         raise RuntimeError(  # pragma: no cover - a bug, not a user error
             f"internal error: the {shape} mesh of {dict(dimensions)} is not a closed volume"
@@ -196,135 +173,3 @@ def canonical_mesh(
     return mesh
 
 
-# -- helpers ------------------------------------------------------------------------------------
-
-
-def _power_of_two_at_least(value: float) -> float:
-    """The smallest ``2**k >= value`` (``value > 0``); multiplying by it is exact."""
-    mantissa, exponent = math.frexp(value)
-    return math.ldexp(1.0, exponent - 1 if mantissa == 0.5 else exponent)
-
-
-def _scale_to_unit(size: float) -> float:
-    """A power of two ``s`` with ``s * size`` in [0.5, 1)."""
-    return math.ldexp(1.0, -math.frexp(size)[1])
-
-
-def _exact_merge(vertices: np.ndarray, faces: np.ndarray, scale: float) -> Any:
-    """A Trimesh in C from raw constructor output (coordinates (u, v, z), scaled by
-    ``scale``): merge bitwise-identical vertices only (``+ 0.0`` makes -0.0 equal to 0.0), drop
-    faces that then repeat a vertex, map (u, v, z) to C (a permutation: exact) and undo the
-    power-of-two scale (exact)."""
-    trimesh = _trimesh()
-    unique, inverse = np.unique(vertices + 0.0, axis=0, return_inverse=True)
-    faces = inverse.reshape(-1)[faces]
-    keep = (
-        (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
-    )
-    canonical = (unique @ _TO_CANONICAL.T) / scale
-    mesh = trimesh.Trimesh(vertices=canonical, faces=faces[keep], process=False)
-    mesh.remove_unreferenced_vertices()
-    return mesh
-
-
-# -- Box ----------------------------------------------------------------------------------------
-
-
-def _box_mesh(dimensions: Mapping[str, float], sections: int) -> Any:
-    """Box in C: x in [0, L], height along y in [-H/2, H/2], width along z in [-W/2, W/2]."""
-    trimesh = _trimesh()
-    length = dimensions["length"]
-    width, height = dimensions["width"], dimensions["height"]
-    inner_width, inner_height = dimensions["inner_width"], dimensions["inner_height"]
-    scale = _scale_to_unit(max(length, width, height))
-    ell, w, h = length * scale, width * scale, height * scale
-    wi, hi = inner_width * scale, inner_height * scale
-    # A hole side below float64's reach (as the cone's radii) is no hole.
-    if min(wi, hi) < MIN_RELATIVE_RADIUS * max(ell, w, h):
-        wi = hi = 0.0
-
-    def slab(h0: float, h1: float, w0: float, w1: float) -> Any:
-        # A solid cuboid over heights [h0, h1] x widths [w0, w1] x axis [0, L] (u, v, z).
-        return trimesh.creation.box(bounds=[[h0, w0, 0.0], [h1, w1, ell]])
-
-    if wi == 0.0 or hi == 0.0:  # no hole (a hole of zero area is no hole)
-        parts = [slab(-h / 2, h / 2, -w / 2, w / 2)]
-    elif wi == w:  # the hole spans the whole width: two slabs, above and below it
-        parts = [slab(hi / 2, h / 2, -w / 2, w / 2), slab(-h / 2, -hi / 2, -w / 2, w / 2)]
-    elif hi == h:  # the hole spans the whole height: two slabs, beside it
-        parts = [slab(-h / 2, h / 2, wi / 2, w / 2), slab(-h / 2, h / 2, -w / 2, -wi / 2)]
-    else:
-        from shapely.geometry import Polygon, box
-
-        section = Polygon(
-            box(-h / 2, -w / 2, h / 2, w / 2).exterior.coords,
-            [box(-hi / 2, -wi / 2, hi / 2, wi / 2).exterior.coords],
-        )
-        # Extruded by 1 and then stretched to L (z is 0 or 1: exact), since extrude_polygon
-        # refuses heights below trimesh.tol.merge (a 1 nm plate of a 1 m section).
-        prism = trimesh.creation.extrude_polygon(section, height=1.0, process=False)
-        vertices = np.array(prism.vertices)
-        vertices[:, 2] *= ell
-        return _exact_merge(vertices, np.asarray(prism.faces), scale)
-    raw = trimesh.util.concatenate(parts) if len(parts) > 1 else parts[0]
-    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale)
-
-
-# -- Cone ---------------------------------------------------------------------------------------
-
-
-def cone_profile(dimensions: Mapping[str, float]) -> np.ndarray:
-    """The closed (r, x) profile of a cone, counter-clockwise, consecutive duplicates removed:
-    ``(R_a, 0) -> (R_b, L) -> (R_bi, L) -> (R_ai, 0) -> (R_a, 0)`` (m).
-
-    Features below float64's reach are closed: a radius under :data:`MIN_RELATIVE_TIP` of
-    the body's size is taken as 0 (a point), and an end whose wall ``R - R_i`` is under
-    :data:`MIN_RELATIVE_WALL` of its radius ``R`` as a knife edge (``R_i = R``).
-    """
-    length = dimensions["length"]
-    ra, rb = dimensions["radius_a"], dimensions["radius_b"]
-    rai, rbi = dimensions["inner_radius_a"], dimensions["inner_radius_b"]
-    tiny = MIN_RELATIVE_TIP * max(length, ra, rb)
-    ra, rb, rai, rbi = (r if r >= tiny else 0.0 for r in (ra, rb, rai, rbi))
-    if ra - rai < MIN_RELATIVE_WALL * ra:
-        rai = ra
-    if rb - rbi < MIN_RELATIVE_WALL * rb:
-        rbi = rb
-    if ra == rai and rb == rbi:
-        raise ParameterError(
-            "inner_radius_a",
-            dimensions["inner_radius_a"],
-            f"the walls at both ends are thinner than {MIN_RELATIVE_WALL:.2g} of the radius: "
-            "too thin to mesh in float64 (the mass properties are still exact)",
-        )
-    points = [(ra, 0.0), (rb, length), (rbi, length), (rai, 0.0), (ra, 0.0)]
-    profile = [points[0]]
-    for point in points[1:]:
-        if point != profile[-1]:
-            profile.append(point)
-    return np.array(profile, dtype=np.float64)
-
-
-def _cone_mesh(dimensions: Mapping[str, float], sections: int) -> Any:
-    trimesh = _trimesh()
-    profile = cone_profile(dimensions)
-    scale = _scale_to_unit(float(np.max(profile)))
-    profile = profile * scale
-    # A lower bound of the smallest triangle revolve will make:
-    # 0.5 * segment length * (smallest non-zero radius at its ends) * sin(2 pi / N).
-    segment = np.hypot(*np.diff(profile, axis=0).T)
-    radii = np.where(profile[:, 0] > 0.0, profile[:, 0], np.inf)
-    reach = np.minimum(radii[:-1], radii[1:])
-    reach = np.where(np.isfinite(reach), reach, np.maximum(profile[:-1, 0], profile[1:, 0]))
-    areas = 0.5 * segment * reach * math.sin(2.0 * math.pi / sections)
-    smallest = float(np.min(areas[areas > 0.0]))
-    boost = _power_of_two_at_least(math.sqrt(_MIN_TRIANGLE_AREA / smallest))
-    boost = max(boost, 1.0)
-    raw = trimesh.creation.revolve(profile * boost, sections=sections, process=False)
-    return _exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale * boost)
-
-
-_BUILDERS: dict[str, Callable[[Mapping[str, float], int], Any]] = {
-    "box": _box_mesh,
-    "cone": _cone_mesh,
-}

@@ -1,42 +1,75 @@
-"""One module per shape: its parameters, its validity rules and its closed forms in its
-canonical frame C (axis along +x from frame_a at the origin), nothing else.
+"""The shape registry: one specification module per shape, found here by itself.
 
-Each module exposes the same small surface, which :mod:`rigidparts.component` and
-:mod:`rigidparts.batch` build on:
+Every module of this package whose name does not start with ``_`` is a shape: it builds one
+:class:`~rigidparts.shapes._spec.ShapeSpec` (parameters, validity rules, closed forms, frames,
+mesh builder, native primitive) and passes it to :func:`register`. :data:`SHAPES` maps each
+shape's name to its specification, in alphabetical order; :func:`get_shape` looks one up with a
+clear error. Consumers loop over :data:`SHAPES`; none names a shape, and adding one is adding a
+module here (plus its public class in :mod:`rigidparts.bodies` and its tests).
 
-- ``PARAMETERS``: the dimension keywords in kernel order.
-- ``RULES``: ``(parameter, rule text)`` pairs; ``check(...)`` returns 0 when the dimensions are
-  valid, else ``1 + index`` of the first broken rule.
-- ``closed_form(*dimensions, density)``: ``(volume, mass, com_x, i_xx, i_yy, i_zz)``, the
-  centre of mass on the axis and the principal moments about the centre of mass along C's axes
-  (axis, height, width).
-
-Both functions use plain float arithmetic only, so one body (Python floats) and a batch (the
+The closed forms use plain float arithmetic only, so one body (Python floats) and a batch (the
 same functions compiled by numba) run the same code and agree to the last bit.
-
-``results_representable`` is the last guard both paths apply: float64 can hold the results.
 """
 
-import math
+from __future__ import annotations
 
-__all__ = ["UNREPRESENTABLE_RULE", "results_representable", "unrepresentable_parameter"]
+import importlib
+import pkgutil
+from types import MappingProxyType
 
-#: The rule broken when :func:`results_representable` is False (``str.format`` fields: ``mass``,
-#: ``moments``); reported under :func:`unrepresentable_parameter`'s keyword.
-UNREPRESENTABLE_RULE = (
-    "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive numbers in "
-    "float64 (dimensions or density far too large or small)"
+from ..errors import ParameterError
+from ._spec import (
+    COMMON_RULES,
+    UNREPRESENTABLE_RULE,
+    Param,
+    Primitive,
+    Rule,
+    ShapeSpec,
+    results_representable,
+    rule_codes,
+    unrepresentable_parameter,
 )
 
+__all__ = [
+    "COMMON_RULES",
+    "SHAPES",
+    "UNREPRESENTABLE_RULE",
+    "Param",
+    "Primitive",
+    "Rule",
+    "ShapeSpec",
+    "get_shape",
+    "register",
+    "results_representable",
+    "rule_codes",
+    "unrepresentable_parameter",
+]
 
-def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) -> bool:
-    """True when the mass is finite and positive and the moments finite and non-negative
-    (False when absurd dimensions or densities overflow or underflow float64)."""
-    return (
-        0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz) and math.isfinite(i_xx + i_yy + i_zz)
-    )
+_registry: dict[str, ShapeSpec] = {}
 
 
-def unrepresentable_parameter(dimensions: dict[str, float]) -> str:
-    """The keyword to blame for unrepresentable results: the largest dimension (SI)."""
-    return max(dimensions, key=lambda name: dimensions[name])
+def register(spec: ShapeSpec) -> ShapeSpec:
+    """Add ``spec`` to the registry (once per name); returns it, for ``SPEC = register(...)``."""
+    if spec.name in _registry and _registry[spec.name] is not spec:
+        raise RuntimeError(f"two shapes named {spec.name!r}")
+    _registry[spec.name] = spec
+    return spec
+
+
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if not _module.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module.name}")
+
+#: name -> :class:`ShapeSpec`, alphabetical (read-only).
+SHAPES = MappingProxyType(dict(sorted(_registry.items())))
+
+
+def get_shape(name: str, parameter: str = "shape") -> ShapeSpec:
+    """The specification of shape ``name``; :class:`ParameterError` naming ``parameter`` and
+    the known shapes otherwise."""
+    try:
+        return SHAPES[name]
+    except (KeyError, TypeError):
+        raise ParameterError(
+            parameter, name, f"must be one of {', '.join(SHAPES)}"
+        ) from None

@@ -29,55 +29,60 @@ Every term is non-negative, so the relative error stays at a few ulp however thi
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["DEFAULTS", "PARAMETERS", "RULES", "check", "closed_form"]
+import numpy as np
 
-PARAMETERS = ("length", "width", "height", "inner_width", "inner_height")
+from . import register
+from ._meshing import MIN_RELATIVE_RADIUS, exact_merge, scale_to_unit, trimesh_module
+from ._spec import Param, Primitive, Rule, ShapeSpec, rule_codes
 
-#: The original tool's defaults (m).
-DEFAULTS = {"length": 1.0, "width": 0.1, "height": 0.2, "inner_width": 0.0, "inner_height": 0.0}
+__all__ = ["SPEC", "check", "closed_form"]
 
 RULES = (
-    ("length", "must be positive and finite (m)"),
-    ("width", "must be positive and finite (m)"),
-    ("height", "must be positive and finite (m)"),
-    ("inner_width", "must be non-negative and finite (m)"),
-    ("inner_height", "must be non-negative and finite (m)"),
-    (
-        "inner_width",
-        "must not exceed width={width!r} m (the hole cannot be wider than the box)",
+    Rule("length", "must be positive and finite (m)"),
+    Rule("width", "must be positive and finite (m)"),
+    Rule("height", "must be positive and finite (m)"),
+    Rule("inner_width", "must be non-negative and finite (m)"),
+    Rule("inner_height", "must be non-negative and finite (m)"),
+    Rule(
+        "inner_width", "must not exceed width={width!r} m (the hole cannot be wider than the box)"
     ),
-    (
+    Rule(
         "inner_height",
         "must not exceed height={height!r} m (the hole cannot be higher than the box)",
     ),
-    ("inner_width", "leaves no material: the hole fills the whole section (zero volume)"),
-    ("density", "must be positive and finite (kg/m^3)"),
+    Rule("inner_width", "leaves no material: the hole fills the whole section (zero volume)"),
 )
+(
+    LENGTH_POSITIVE,
+    WIDTH_POSITIVE,
+    HEIGHT_POSITIVE,
+    INNER_WIDTH_NON_NEGATIVE,
+    INNER_HEIGHT_NON_NEGATIVE,
+    INNER_WIDTH_FITS,
+    INNER_HEIGHT_FITS,
+    SOME_MATERIAL,
+) = rule_codes(RULES)
 
 
 def check(
-    length: float,
-    width: float,
-    height: float,
-    inner_width: float,
-    inner_height: float,
-    density: float,
+    length: float, width: float, height: float, inner_width: float, inner_height: float
 ) -> int:
-    """0 if the box is valid, else ``1 + i`` for the first broken rule ``RULES[i]``.
+    """0 if the box is valid, else the code of the first broken rule of :data:`RULES`.
 
     Rules are tested last to first, each overwriting ``code``, so the first broken rule wins;
     with no early return the batch compiler vectorises it.
     """
-    code = 0 if 0.0 < density < math.inf else 9
-    code = 8 if inner_width == width and inner_height == height else code
-    code = 7 if inner_height > height else code
-    code = 6 if inner_width > width else code
-    code = code if 0.0 <= inner_height < math.inf else 5
-    code = code if 0.0 <= inner_width < math.inf else 4
-    code = code if 0.0 < height < math.inf else 3
-    code = code if 0.0 < width < math.inf else 2
-    return code if 0.0 < length < math.inf else 1
+    code = SOME_MATERIAL if inner_width == width and inner_height == height else 0
+    code = INNER_HEIGHT_FITS if inner_height > height else code
+    code = INNER_WIDTH_FITS if inner_width > width else code
+    code = code if 0.0 <= inner_height < math.inf else INNER_HEIGHT_NON_NEGATIVE
+    code = code if 0.0 <= inner_width < math.inf else INNER_WIDTH_NON_NEGATIVE
+    code = code if 0.0 < height < math.inf else HEIGHT_POSITIVE
+    code = code if 0.0 < width < math.inf else WIDTH_POSITIVE
+    return code if 0.0 < length < math.inf else LENGTH_POSITIVE
 
 
 def closed_form(
@@ -111,3 +116,75 @@ def closed_form(
     i_yy = rho_l_12 * (s_z + l2_area)
     i_zz = rho_l_12 * (s_y + l2_area)
     return volume, mass, 0.5 * length, i_xx, i_yy, i_zz
+
+
+def mesh(dimensions: Mapping[str, float], sections: int) -> Any:
+    """Box in C: x in [0, L], height along y in [-H/2, H/2], width along z in [-W/2, W/2]
+    (``sections`` is not used: the box has no round surface)."""
+    trimesh = trimesh_module()
+    length = dimensions["length"]
+    width, height = dimensions["width"], dimensions["height"]
+    inner_width, inner_height = dimensions["inner_width"], dimensions["inner_height"]
+    scale = scale_to_unit(max(length, width, height))
+    ell, w, h = length * scale, width * scale, height * scale
+    wi, hi = inner_width * scale, inner_height * scale
+    # A hole side below float64's reach (as the cone's radii) is no hole.
+    if min(wi, hi) < MIN_RELATIVE_RADIUS * max(ell, w, h):
+        wi = hi = 0.0
+
+    def slab(h0: float, h1: float, w0: float, w1: float) -> Any:
+        # A solid cuboid over heights [h0, h1] x widths [w0, w1] x axis [0, L] (u, v, z).
+        return trimesh.creation.box(bounds=[[h0, w0, 0.0], [h1, w1, ell]])
+
+    if wi == 0.0 or hi == 0.0:  # no hole (a hole of zero area is no hole)
+        parts = [slab(-h / 2, h / 2, -w / 2, w / 2)]
+    elif wi == w:  # the hole spans the whole width: two slabs, above and below it
+        parts = [slab(hi / 2, h / 2, -w / 2, w / 2), slab(-h / 2, -hi / 2, -w / 2, w / 2)]
+    elif hi == h:  # the hole spans the whole height: two slabs, beside it
+        parts = [slab(-h / 2, h / 2, wi / 2, w / 2), slab(-h / 2, h / 2, -w / 2, -wi / 2)]
+    else:
+        from shapely.geometry import Polygon, box
+
+        section = Polygon(
+            box(-h / 2, -w / 2, h / 2, w / 2).exterior.coords,
+            [box(-hi / 2, -wi / 2, hi / 2, wi / 2).exterior.coords],
+        )
+        # Extruded by 1 and then stretched to L (z is 0 or 1: exact), since extrude_polygon
+        # refuses heights below trimesh.tol.merge (a 1 nm plate of a 1 m section).
+        prism = trimesh.creation.extrude_polygon(section, height=1.0, process=False)
+        vertices = np.array(prism.vertices)
+        vertices[:, 2] *= ell
+        return exact_merge(vertices, np.asarray(prism.faces), scale)
+    raw = trimesh.util.concatenate(parts) if len(parts) > 1 else parts[0]
+    return exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale)
+
+
+def primitive(dimensions: Mapping[str, float]) -> Primitive | None:
+    """A solid box is a native box centred at ``(L/2, 0, 0)``; a hollow one needs a mesh."""
+    if dimensions["inner_width"] != 0.0 or dimensions["inner_height"] != 0.0:
+        return None
+    length = dimensions["length"]
+    return Primitive(
+        "box", (length, dimensions["height"], dimensions["width"]), (0.5 * length, 0.0, 0.0)
+    )
+
+
+SPEC = register(
+    ShapeSpec(
+        name="box",
+        summary="a box (rectangular bar), solid or with a centred rectangular hole",
+        params=(
+            Param("length", 1.0, "extent along the axis, frame_a to frame_b (m)"),
+            Param("width", 0.1, "outer width, along the width direction (m)"),
+            Param("height", 0.2, "outer height, along the height direction (m)"),
+            Param("inner_width", 0.0, "width of the hole through the length (m; 0: solid)"),
+            Param("inner_height", 0.0, "height of the hole through the length (m; 0: solid)"),
+        ),
+        rules=RULES,
+        check=check,
+        closed_form=closed_form,
+        cross_section=True,
+        mesh=mesh,
+        primitive=primitive,
+    )
+)

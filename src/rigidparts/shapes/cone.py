@@ -42,37 +42,44 @@ Inertias are about the centre of mass, along C's axes (x the cone axis); I_yy = 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["DEFAULTS", "PARAMETERS", "RULES", "check", "closed_form"]
+import numpy as np
 
-PARAMETERS = ("length", "radius_a", "radius_b", "inner_radius_a", "inner_radius_b")
+from ..errors import ParameterError
+from . import register
+from ._meshing import MIN_RELATIVE_TIP, MIN_RELATIVE_WALL, revolve_profile
+from ._spec import Param, Primitive, Rule, ShapeSpec, rule_codes
 
-#: The original tool's defaults (m).
-DEFAULTS = {
-    "length": 1.0,
-    "radius_a": 0.4,
-    "radius_b": 0.1,
-    "inner_radius_a": 0.0,
-    "inner_radius_b": 0.0,
-}
+__all__ = ["SPEC", "check", "closed_form", "profile"]
 
 RULES = (
-    ("length", "must be positive and finite (m)"),
-    ("radius_a", "must be non-negative and finite (m)"),
-    ("radius_b", "must be non-negative and finite (m)"),
-    ("inner_radius_a", "must be non-negative and finite (m)"),
-    ("inner_radius_b", "must be non-negative and finite (m)"),
-    (
+    Rule("length", "must be positive and finite (m)"),
+    Rule("radius_a", "must be non-negative and finite (m)"),
+    Rule("radius_b", "must be non-negative and finite (m)"),
+    Rule("inner_radius_a", "must be non-negative and finite (m)"),
+    Rule("inner_radius_b", "must be non-negative and finite (m)"),
+    Rule(
         "inner_radius_a",
         "must not exceed radius_a={radius_a!r} m (the bore cannot be wider than the body)",
     ),
-    (
+    Rule(
         "inner_radius_b",
         "must not exceed radius_b={radius_b!r} m (the bore cannot be wider than the body)",
     ),
-    ("radius_a", "leaves no material: the bore fills the body at both ends (zero volume)"),
-    ("density", "must be positive and finite (kg/m^3)"),
+    Rule("radius_a", "leaves no material: the bore fills the body at both ends (zero volume)"),
 )
+(
+    LENGTH_POSITIVE,
+    RADIUS_A_NON_NEGATIVE,
+    RADIUS_B_NON_NEGATIVE,
+    INNER_RADIUS_A_NON_NEGATIVE,
+    INNER_RADIUS_B_NON_NEGATIVE,
+    INNER_RADIUS_A_FITS,
+    INNER_RADIUS_B_FITS,
+    SOME_MATERIAL,
+) = rule_codes(RULES)
 
 
 def check(
@@ -81,9 +88,8 @@ def check(
     radius_b: float,
     inner_radius_a: float,
     inner_radius_b: float,
-    density: float,
 ) -> int:
-    """0 if the cone is valid, else ``1 + i`` for the first broken rule ``RULES[i]``.
+    """0 if the cone is valid, else the code of the first broken rule of :data:`RULES`.
 
     Rules are tested last to first, each overwriting ``code``, so the first broken rule wins;
     with no early return the batch compiler vectorises it.
@@ -94,15 +100,14 @@ def check(
     sum_b = radius_b + inner_radius_b
     # Zero volume: no wall at either end, or no wall at one end and a point at the other.
     material = wall_a * sum_a + 0.5 * (wall_a * sum_b + wall_b * sum_a) + wall_b * sum_b
-    code = 0 if 0.0 < density < math.inf else 9
-    code = code if material > 0.0 else 8
-    code = 7 if inner_radius_b > radius_b else code
-    code = 6 if inner_radius_a > radius_a else code
-    code = code if 0.0 <= inner_radius_b < math.inf else 5
-    code = code if 0.0 <= inner_radius_a < math.inf else 4
-    code = code if 0.0 <= radius_b < math.inf else 3
-    code = code if 0.0 <= radius_a < math.inf else 2
-    return code if 0.0 < length < math.inf else 1
+    code = 0 if material > 0.0 else SOME_MATERIAL
+    code = INNER_RADIUS_B_FITS if inner_radius_b > radius_b else code
+    code = INNER_RADIUS_A_FITS if inner_radius_a > radius_a else code
+    code = code if 0.0 <= inner_radius_b < math.inf else INNER_RADIUS_B_NON_NEGATIVE
+    code = code if 0.0 <= inner_radius_a < math.inf else INNER_RADIUS_A_NON_NEGATIVE
+    code = code if 0.0 <= radius_b < math.inf else RADIUS_B_NON_NEGATIVE
+    code = code if 0.0 <= radius_a < math.inf else RADIUS_A_NON_NEGATIVE
+    return code if 0.0 < length < math.inf else LENGTH_POSITIVE
 
 
 def closed_form(
@@ -142,3 +147,73 @@ def closed_form(
     i_axial = rho_pi_l * j / 4.0
     i_transverse = rho_pi_l * (j / 8.0 + length * length * k / (240.0 * c_total))
     return volume, mass, com_x, i_axial, i_transverse, i_transverse
+
+
+def profile(dimensions: Mapping[str, float]) -> np.ndarray:
+    """The closed (r, x) profile of a cone, counter-clockwise, consecutive duplicates removed:
+    ``(R_a, 0) -> (R_b, L) -> (R_bi, L) -> (R_ai, 0) -> (R_a, 0)`` (m).
+
+    Features below float64's reach are closed: a radius under ``MIN_RELATIVE_TIP`` of the
+    body's size is taken as 0 (a point), and an end whose wall ``R - R_i`` is under
+    ``MIN_RELATIVE_WALL`` of its radius ``R`` as a knife edge (``R_i = R``).
+    """
+    length = dimensions["length"]
+    ra, rb = dimensions["radius_a"], dimensions["radius_b"]
+    rai, rbi = dimensions["inner_radius_a"], dimensions["inner_radius_b"]
+    tiny = MIN_RELATIVE_TIP * max(length, ra, rb)
+    ra, rb, rai, rbi = (r if r >= tiny else 0.0 for r in (ra, rb, rai, rbi))
+    if ra - rai < MIN_RELATIVE_WALL * ra:
+        rai = ra
+    if rb - rbi < MIN_RELATIVE_WALL * rb:
+        rbi = rb
+    if ra == rai and rb == rbi:
+        raise ParameterError(
+            "inner_radius_a",
+            dimensions["inner_radius_a"],
+            f"the walls at both ends are thinner than {MIN_RELATIVE_WALL:.2g} of the radius: "
+            "too thin to mesh in float64 (the mass properties are still exact)",
+        )
+    points = [(ra, 0.0), (rb, length), (rbi, length), (rai, 0.0), (ra, 0.0)]
+    kept = [points[0]]
+    for point in points[1:]:
+        if point != kept[-1]:
+            kept.append(point)
+    return np.array(kept, dtype=np.float64)
+
+
+def mesh(dimensions: Mapping[str, float], sections: int) -> Any:
+    """The cone in C: its profile revolved about x with ``sections`` segments."""
+    return revolve_profile(profile(dimensions), sections)
+
+
+def primitive(dimensions: Mapping[str, float]) -> Primitive | None:
+    """A solid cone with equal radii is a native cylinder centred at ``(L/2, 0, 0)``."""
+    radius = dimensions["radius_a"]
+    if (
+        radius != dimensions["radius_b"]
+        or dimensions["inner_radius_a"] != 0.0
+        or dimensions["inner_radius_b"] != 0.0
+    ):
+        return None
+    length = dimensions["length"]
+    return Primitive("cylinder", (radius, length), (0.5 * length, 0.0, 0.0))
+
+
+SPEC = register(
+    ShapeSpec(
+        name="cone",
+        summary="a cone or frustum, solid or with a coaxial frustum-shaped bore",
+        params=(
+            Param("length", 1.0, "extent along the axis, frame_a to frame_b (m)"),
+            Param("radius_a", 0.4, "outer radius at frame_a (m)"),
+            Param("radius_b", 0.1, "outer radius at frame_b (m)"),
+            Param("inner_radius_a", 0.0, "radius of the bore at frame_a (m; 0: solid)"),
+            Param("inner_radius_b", 0.0, "radius of the bore at frame_b (m; 0: solid)"),
+        ),
+        rules=RULES,
+        check=check,
+        closed_form=closed_form,
+        mesh=mesh,
+        primitive=primitive,
+    )
+)

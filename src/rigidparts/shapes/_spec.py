@@ -1,0 +1,229 @@
+"""What a shape specification is: :class:`Param`, :class:`Rule`, :class:`ShapeSpec`.
+
+A shape is one module in :mod:`rigidparts.shapes` that builds one :class:`ShapeSpec` and
+registers it. Every consumer (the public classes' shared base, the command line, the TOML
+reader, ``rp.batch``, meshes, pictures, the exporters) loops over the registry and reads what it
+needs from the specification; none of them names a shape.
+
+Rules and error codes. A shape's ``check(*dimensions)`` returns 0 when the dimensions are valid,
+else ``1 + i`` for the first broken rule ``rules[i]``. The codes are derived from the rule table
+(:func:`rule_codes`), never numbered by hand. The rules every body shares (density, mass, axis,
+height direction, results that float64 cannot hold) follow the shape's own in
+:attr:`ShapeSpec.all_rules`; :meth:`ShapeSpec.common_code` gives their codes.
+
+Two tiers of closed forms:
+
+- tier 1, ``closed_form(*dimensions, density) -> (volume, mass, com_x, i_xx, i_yy, i_zz)``: the
+  centre of mass on the axis at ``com_x`` and the canonical axes principal, in plain float
+  arithmetic (numba compiles the same function for ``rp.batch``, which is therefore bit-identical
+  to one body);
+- tier 2, ``general_form(dimensions, density) -> (volume, MassProperties)``: the mass properties
+  in the canonical frame C with any centre of mass and a full tensor (asymmetric sections, mesh
+  bodies).
+
+A shape gives tier 1 whenever it can.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..materials import DEFAULT_MATERIAL
+
+__all__ = [
+    "COMMON_RULES",
+    "UNREPRESENTABLE_RULE",
+    "Param",
+    "Primitive",
+    "Rule",
+    "ShapeSpec",
+    "results_representable",
+    "rule_codes",
+    "unrepresentable_parameter",
+]
+
+ParamKind = Literal["length", "angle", "count", "path"]
+ExtraFrames = Literal["axial", "radial"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One dimension of a shape: its keyword, kind of quantity, default (SI) and help line."""
+
+    name: str
+    default: Any
+    help: str
+    kind: ParamKind = "length"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A validity rule: the keyword it names and the rule in words.
+
+    ``text`` may hold ``str.format`` fields naming dimensions (SI values), e.g.
+    ``"must not exceed radius_a={radius_a!r} m"``.
+    """
+
+    parameter: str
+    text: str
+
+
+def rule_codes(rules: tuple[Rule, ...]) -> range:
+    """The error codes of ``rules`` in order (``1 .. len(rules)``): unpack them into the names
+    a ``check`` function returns, so that the codes follow the table."""
+    return range(1, len(rules) + 1)
+
+
+#: The rule broken when :func:`results_representable` is False (``str.format`` fields:
+#: ``mass``, ``moments``); reported under :func:`unrepresentable_parameter`'s keyword.
+UNREPRESENTABLE_RULE = (
+    "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive numbers in "
+    "float64 (dimensions or density far too large or small)"
+)
+
+#: Rules every body shares, after the shape's own (codes ``len(shape rules) + 1 + i``). The
+#: frame rules match :data:`rigidparts.frames.FRAME_RULES` (checked by a test); the last is
+#: reported under the name of the body's largest dimension.
+COMMON_RULES: tuple[Rule, ...] = (
+    Rule("density", "must be positive and finite (kg/m^3)"),
+    Rule("mass", "must be positive and finite (kg)"),
+    Rule("axis", "must be finite"),
+    Rule("axis", "must be a non-zero vector"),
+    Rule("height_direction", "must be finite"),
+    Rule("height_direction", "must be non-zero and not parallel to axis"),
+    Rule("dimensions", UNREPRESENTABLE_RULE),
+)
+#: Index of each common rule in :data:`COMMON_RULES`, by a short name.
+COMMON = {"density": 0, "mass": 1, "frame": 2, "unrepresentable": 6}
+
+
+def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) -> bool:
+    """True when the mass is finite and positive and the moments finite and non-negative
+    (False when absurd dimensions or densities overflow or underflow float64)."""
+    return (
+        0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz) and math.isfinite(i_xx + i_yy + i_zz)
+    )
+
+
+def unrepresentable_parameter(dimensions: Mapping[str, float]) -> str:
+    """The keyword to blame for unrepresentable results: the largest dimension (SI)."""
+    return max(dimensions, key=lambda name: dimensions[name])
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """A native geometric primitive, placed in the shape's canonical frame C.
+
+    ``kind`` is ``"box"`` (``size``: full extents along C's x, y, z), ``"cylinder"`` (``size``:
+    ``(radius, length)``, its axis along C's x) or ``"sphere"`` (``size``: ``(radius,)``);
+    ``center`` is the primitive's centre in C (m). MJCF, URDF, SDFormat and USD have all three.
+    """
+
+    kind: Literal["box", "cylinder", "sphere"]
+    size: tuple[float, ...]
+    center: tuple[float, float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeSpec:
+    """Everything about one shape (see the module docstring).
+
+    Attributes
+    ----------
+    name : the registry key, the command-line command and TOML ``shape`` (``"box"``).
+    summary : one line for help texts (``"a box (rectangular bar), solid or hollow"``).
+    params : the dimensions, in the order ``check`` and the closed forms take them.
+    rules : the shape's own validity rules; ``check`` returns their codes.
+    check : ``check(*dimensions) -> int`` in plain float arithmetic (no early returns, so that
+        the batch compiler vectorises it).
+    closed_form : tier 1 (module docstring), or None.
+    general_form : tier 2 (module docstring), or None.
+    axis : whether the body takes ``axis`` (its canonical x in frame_a); without one the
+        canonical frame is frame_a.
+    cross_section : whether it takes ``rotate90`` and ``height_direction`` (a section that is
+        not round: its canonical y and z are the height and width directions).
+    end_frame : the parameter whose value places ``frame_b`` at ``value * e_axis``, or None for
+        no frame_b.
+    extra_frames : ``"axial"`` (offsets along the axis), ``"radial"`` (``(radius, angle)``
+        pairs about the axis), or None (no ``extra_frames`` keyword).
+    mesh : ``mesh(dimensions, sections) -> trimesh.Trimesh`` in C (imports trimesh itself).
+    primitive : ``primitive(dimensions) -> Primitive | None``: the native primitive that is
+        exactly this body (a solid box or cylinder), None when it needs a mesh.
+    """
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    rules: tuple[Rule, ...]
+    check: Callable[..., int]
+    closed_form: Callable[..., tuple[float, float, float, float, float, float]] | None = None
+    general_form: Callable[[Mapping[str, float], float], tuple[float, Any]] | None = None
+    axis: bool = True
+    cross_section: bool = False
+    end_frame: str | None = "length"
+    extra_frames: ExtraFrames | None = "axial"
+    mesh: Callable[[Mapping[str, float], int], Any] | None = None
+    primitive: Callable[[Mapping[str, float]], Primitive | None] | None = None
+    all_rules: tuple[Rule, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if (self.closed_form is None) == (self.general_form is None):
+            raise TypeError(f"shape {self.name!r}: give exactly one of closed_form, general_form")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise TypeError(f"shape {self.name!r}: repeated parameter names")
+        for rule in self.rules:
+            if rule.parameter not in names:
+                raise TypeError(f"shape {self.name!r}: rule names unknown {rule.parameter!r}")
+        if self.end_frame is not None and self.end_frame not in names:
+            raise TypeError(f"shape {self.name!r}: end_frame {self.end_frame!r} is no parameter")
+        if self.extra_frames is not None and not self.axis:
+            raise TypeError(f"shape {self.name!r}: extra frames need an axis")
+        object.__setattr__(self, "all_rules", self.rules + COMMON_RULES)
+
+    # -- derived -----------------------------------------------------------------------------
+
+    @property
+    def parameter_names(self) -> tuple[str, ...]:
+        """The dimensions' keywords, in kernel order."""
+        return tuple(p.name for p in self.params)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The dimensions' defaults (SI), by keyword."""
+        return {p.name: p.default for p in self.params}
+
+    @property
+    def tier(self) -> int:
+        """1 for the axial closed forms (batch-compilable), 2 for the general form."""
+        return 1 if self.closed_form is not None else 2
+
+    def common_code(self, name: str) -> int:
+        """The error code of a common rule (:data:`COMMON`: ``"density"``, ``"mass"``,
+        ``"frame"`` (the first frame rule), ``"unrepresentable"``)."""
+        return len(self.rules) + 1 + COMMON[name]
+
+    def options(self) -> dict[str, Any]:
+        """The keywords beyond the dimensions and their defaults, in signature order: ``axis``,
+        ``rotate90``, ``height_direction``, ``material``, ``density``, ``mass``,
+        ``extra_frames`` as this shape takes them."""
+        out: dict[str, Any] = {}
+        if self.axis:
+            out["axis"] = (1, 0, 0)
+        if self.cross_section:
+            out["rotate90"] = False
+            out["height_direction"] = None
+        out.update(material=DEFAULT_MATERIAL, density=None, mass=None)
+        if self.extra_frames is not None:
+            out["extra_frames"] = ()
+        return out
+
+    def signature_defaults(self) -> dict[str, Any]:
+        """Every keyword of the public class and its default, in signature order."""
+        return {**self.defaults, **self.options()}
+
+    def __repr__(self) -> str:
+        return f"ShapeSpec({self.name!r}, tier {self.tier}, params={self.parameter_names})"
