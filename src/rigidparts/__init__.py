@@ -4,22 +4,25 @@
 >>> cone = rp.Cone(length="250 mm", radius_a=0.05, radius_b=0.02, material="aluminium")
 >>> cone.mass, cone.center_of_mass, cone.inertia   # kg, m (frame_a), kg m^2 (about the COM)
 
-The core (bodies, MassProperties, materials, units) imports only numpy. The rest loads on first
-use: ``rp.batch`` (numba), ``rp.Model`` / ``rp.load_model`` (models and export),
-``rp.simulate`` (MuJoCo).
+The core (bodies, MassProperties, materials, units, the shape registry ``rp.SHAPES``) imports
+only numpy. The rest loads on first use, one obvious way each: ``rp.batch`` (numba),
+``rp.Model`` / ``rp.load_model`` (models), ``rp.export_model(model, path)`` (MJCF, URDF, SDF),
+``rp.simulate`` (MuJoCo), ``rp.plot(body_or_model)`` (matplotlib).
 """
 
 from importlib import import_module
 from typing import Any
 
-from .bodies import Box, Cone
+from .bodies import Box, Cone, body_class
 from .component import Component
 from .errors import ModelError, ParameterError
 from .frames import Frame
 from .inertia import INERTIA_TOLERANCE, MassProperties
+from .shapes import SHAPES
 
 __all__ = [
     "INERTIA_TOLERANCE",
+    "SHAPES",
     "Box",
     "Component",
     "Cone",
@@ -31,7 +34,10 @@ __all__ = [
     "ParameterError",
     "SimulationResult",
     "batch",
+    "body_class",
+    "export_model",
     "load_model",
+    "plot",
     "simulate",
 ]
 
@@ -45,6 +51,8 @@ _LAZY = {
     "load_model": ("rigidparts.model", "load_model"),
     "simulate": ("rigidparts.sim", "simulate"),
     "SimulationResult": ("rigidparts.sim", "SimulationResult"),
+    "export_model": ("rigidparts.export", "export"),
+    "plot": ("rigidparts.viz", "plot"),
 }
 
 

@@ -33,6 +33,7 @@ from .frames import Frame, cached_body_frame
 from .inertia import MassProperties
 from .materials import DEFAULT_MATERIAL, Material, get_material
 from .shapes import ShapeSpec, results_representable, unrepresentable_parameter
+from .shapes._meshing import canonical_mesh, mesh_in_frame_a
 from .units import to_si
 
 __all__ = ["DEFAULT_MATERIAL", "Component"]
@@ -86,18 +87,18 @@ def material_source(material: Any, density: Any, mass: Any) -> str:
     return given[0] if given else "material"
 
 
-def resolve_density(material: Any, density: Any, mass: Any) -> tuple[float, str | None, float]:
-    """``(density in kg/m^3 or NaN, material name or None, mass in kg or NaN)``: exactly one of
-    the density and the mass is a number (the other NaN); see :func:`material_source`."""
+def resolve_density(material: Any, density: Any, mass: Any) -> tuple[float, str | None, bool]:
+    """``(value, material name or None, by_mass)``: the density in kg/m^3 (from the table or
+    given), or, when ``by_mass``, the given mass in kg (see :func:`material_source`)."""
     source = material_source(material, density, mass)
     if source == "density":
-        return to_si("density", density, "density"), None, math.nan
+        return to_si("density", density, "density"), None, False
     if source == "mass":
-        return math.nan, None, to_si("mass", mass, "mass")
+        return to_si("mass", mass, "mass"), None, True
     if isinstance(material, Material):
-        return material.density, material.name, math.nan
+        return material.density, material.name, False
     found = _material_named(material) if isinstance(material, str) else get_material(material)
-    return found.density, found.name, math.nan
+    return found.density, found.name, False
 
 
 class _cached:
@@ -138,15 +139,15 @@ class Component:
         spec = self.spec
         dimensions = {p.name: arguments[p.name] for p in spec.params}
         si = {p.name: to_si(p.name, dimensions[p.name], p.kind) for p in spec.params}
-        rho, material_name, given_mass = resolve_density(
+        value, material_name, by_mass = resolve_density(
             arguments.get("material"), arguments.get("density"), arguments.get("mass")
         )
+        rho, given_mass = (math.nan, value) if by_mass else (value, math.nan)
 
         code = spec.check(*si.values())
         if code:
             rule = spec.rules[code - 1]
             raise ParameterError(rule.parameter, dimensions[rule.parameter], rule.text.format(**si))
-        by_mass = not math.isnan(given_mass)
         if by_mass and not 0.0 < given_mass < math.inf:
             raise ParameterError("mass", arguments["mass"], "must be positive and finite (kg)")
         if not by_mass and not 0.0 < rho < math.inf:
@@ -312,10 +313,10 @@ class Component:
         ``R_AC``."""
         if self._canonical_properties is not None:
             return self._canonical_properties.placed(self.rotation_from_canonical)
-        com = self._com_on_axis * np.array(self._frame[:3]) + 0.0  # + 0.0: no -0.0
-        return MassProperties.from_principal(
-            self._mass, com, self._canonical_moments, self.rotation_from_canonical
-        )
+        com_x = self._com_on_axis
+        ex, ey, ez = self._frame[:3]
+        com = (com_x * ex + 0.0, com_x * ey + 0.0, com_x * ez + 0.0)  # + 0.0: no -0.0
+        return MassProperties.from_canonical(self._mass, com, self._canonical_moments, self._frame)
 
     @property
     def center_of_mass(self) -> np.ndarray:
@@ -363,17 +364,18 @@ class Component:
             frames[f"frame_c{i}"] = Frame(radius * (c * r_ac[:, 1] + s * r_ac[:, 2]), r_af)
         return MappingProxyType(frames)
 
-    # -- geometry and pictures (lazy: trimesh and matplotlib load only when asked) ----------
+    # -- geometry (lazy: trimesh loads only when asked) -----------------------------------
 
     def mesh(self, sections: int = 64) -> Any:
-        """The body's surface as a watertight ``trimesh.Trimesh`` in frame_a coordinates (m).
-
-        ``sections`` is the number of segments around round surfaces. Needs the ``mesh``
-        extra (``pip install 'rigidparts[mesh]'``).
+        """The body's surface as a watertight, outward-facing ``trimesh.Trimesh`` in frame_a
+        coordinates (m): the shape's canonical mesh (its specification's builder) mapped by
+        ``p_A = R_AC p_C``. ``sections`` (3 .. 65536) is the number of segments around round
+        surfaces. ``metadata`` holds ``shape`` and ``parameters``. Needs the ``mesh`` extra
+        (``pip install 'rigidparts[mesh]'``).
         """
-        from .mesh import body_mesh
-
-        return body_mesh(self, sections=sections)
+        canonical = canonical_mesh(self.spec.name, self._dimensions, sections=sections)
+        metadata = {"shape": self.spec.name, "parameters": self.parameters()}
+        return mesh_in_frame_a(canonical, self.rotation_from_canonical, metadata)
 
     # -- output ------------------------------------------------------------------------------
 

@@ -190,6 +190,36 @@ class MassProperties:
         return cls(mass, center_of_mass, tensor, (_readonly(moments), _readonly(axes)))
 
     @classmethod
+    def from_canonical(
+        cls,
+        mass: float,
+        center_of_mass: tuple[float, float, float],
+        canonical_moments: tuple[float, float, float],
+        frame_rows: tuple[float, ...],
+    ) -> MassProperties:
+        """:meth:`from_principal` for a body's closed forms, without numpy's per-call overhead
+        (the per-body hot path): ``frame_rows`` are the 9 floats of the rows of ``R_AC^T``
+        (``e``, ``h``, ``w``), orthonormal and right-handed by construction
+        (:func:`rigidparts.frames.body_frame`), and ``canonical_moments`` the principal moments
+        along them. The same bits as :meth:`from_principal`; the moments are still checked."""
+        report = invalidity_report(canonical_moments)
+        if report is not None:
+            raise ParameterError("inertia", canonical_moments, report)
+        ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(*canonical_moments, *frame_rows)
+        tensor = np.array((ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)).reshape(3, 3)
+        order = sorted(range(3), key=canonical_moments.__getitem__)  # stable, as argsort
+        axes = np.array([frame_rows[3 * k : 3 * k + 3] for k in order]).T
+        if order not in ([0, 1, 2], [1, 2, 0], [2, 0, 1]):  # an odd permutation: det -1
+            axes[:, 2] = -axes[:, 2]
+        moments = np.array([canonical_moments[k] for k in order])
+        value = object.__new__(cls)
+        object.__setattr__(value, "mass", float(mass))
+        object.__setattr__(value, "center_of_mass", _readonly(np.array(center_of_mass)))
+        object.__setattr__(value, "inertia", _readonly(tensor))
+        object.__setattr__(value, "_principal", (_readonly(moments), _readonly(axes)))
+        return value
+
+    @classmethod
     def point_mass(cls, mass: float, position: Any = (0.0, 0.0, 0.0)) -> MassProperties:
         """A particle of ``mass`` kg at ``position`` (zero central inertia)."""
         return cls(mass, position, np.zeros((3, 3)))
@@ -327,14 +357,13 @@ def invalidity_report(
     raises it, and exporters ask it with a *negative* tolerance for moments that keep the rule
     with a margin to spare (engines that check it without tolerance).
     """
-    i1, i2, i3 = np.sort(np.asarray(principal_moments, dtype=np.float64))
+    i1, i2, i3 = sorted(float(moment) for moment in np.ravel(principal_moments))
     allowed = tolerance * abs(i1 + i2 + i3)
     if i1 < -allowed:
-        return f"has a negative principal moment {float(i1)!r} (not positive definite)"
+        return f"has a negative principal moment {i1!r} (not positive definite)"
     if i1 + i2 < i3 - allowed:
         return (
-            f"breaks the triangle inequality: principal moments {float(i1)!r} + {float(i2)!r} "
-            f"< {float(i3)!r}"
+            f"breaks the triangle inequality: principal moments {i1!r} + {i2!r} < {i3!r}"
         )
     return None
 

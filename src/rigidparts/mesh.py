@@ -46,12 +46,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import ParameterError
-from .shapes import get_shape
 from .shapes._meshing import (
+    MAX_SECTIONS,
     MIN_RELATIVE_RADIUS,
     MIN_RELATIVE_TIP,
     MIN_RELATIVE_WALL,
-    trimesh_module,
+    MIN_SECTIONS,
+    canonical_mesh,
+    check_sections,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,10 +73,6 @@ __all__ = [
     "export_mesh",
 ]
 
-#: Fewest and most segments around round surfaces.
-MIN_SECTIONS = 3
-MAX_SECTIONS = 65536
-
 #: Mesh file formats written by ``rigidparts mesh`` (by suffix), with what they store.
 MESH_FORMATS: Mapping[str, str] = {
     ".stl": "binary STL (float32 vertices, no connectivity)",
@@ -85,17 +83,6 @@ MESH_FORMATS: Mapping[str, str] = {
 
 #: The formats that store float32 vertices.
 FLOAT32_FORMATS = (".stl", ".glb", ".ply")
-
-
-def check_sections(sections: Any) -> int:
-    """``sections`` as an int, or :class:`ParameterError` unless an integer in
-    [:data:`MIN_SECTIONS`, :data:`MAX_SECTIONS`]."""
-    rule = f"must be an integer from {MIN_SECTIONS} to {MAX_SECTIONS}"
-    if isinstance(sections, bool) or not isinstance(sections, int | np.integer):
-        raise ParameterError("sections", sections, rule)
-    if not MIN_SECTIONS <= int(sections) <= MAX_SECTIONS:
-        raise ParameterError("sections", sections, rule)
-    return int(sections)
 
 
 def export_mesh(mesh: trimesh.Trimesh, path: Any) -> Path:
@@ -130,46 +117,6 @@ def cone_volume_factor(sections: int) -> float:
 
 
 def body_mesh(body: Any, *, sections: int = 64) -> trimesh.Trimesh:
-    """The body's surface as a watertight, outward-facing ``trimesh.Trimesh`` in frame_a (m).
-
-    Parameters
-    ----------
-    body : a rigidparts body (``rp.Box``, ``rp.Cone``, ...).
-    sections : segments around round surfaces (3 .. 65536); ignored by the Box.
-
-    The mesh's ``metadata`` holds ``shape`` and ``parameters`` (the body's SI keyword
-    arguments). Vertices ``p_A = R_AC p_C``, with ``p_C`` the canonical-frame mesh of
-    :func:`canonical_mesh`.
-    """
-    trimesh = trimesh_module()
-    sections = check_sections(sections)
-    canonical = canonical_mesh(body.shape, body.dimensions, sections=sections)
-    r_ac = np.asarray(body.rotation_from_canonical, dtype=np.float64)
-    # By hand, not Trimesh.apply_transform: that skips matrices within 1e-8 of the identity,
-    # which would drop an axis tilted by less than 1e-8 rad.
-    return trimesh.Trimesh(
-        vertices=np.asarray(canonical.vertices) @ r_ac.T,
-        faces=np.asarray(canonical.faces),
-        process=False,
-        metadata={"shape": body.shape, "parameters": body.parameters()},
-    )
-
-
-def canonical_mesh(
-    shape: str, dimensions: Mapping[str, float], *, sections: int = 64
-) -> trimesh.Trimesh:
-    """The mesh of a shape in its canonical frame C, metres, from its specification's
-    builder. ``dimensions`` are the shape's SI dimensions by keyword (``body.dimensions``).
-    """
-    spec = get_shape(shape)
-    if spec.mesh is None:
-        raise ParameterError("shape", shape, "has no mesh builder")
-    sections = check_sections(sections)
-    mesh = spec.mesh(dimensions, sections)
-    if not (mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0.0):
-        raise RuntimeError(  # pragma: no cover - a bug, not a user error
-            f"internal error: the {shape} mesh of {dict(dimensions)} is not a closed volume"
-        )
-    return mesh
-
-
+    """The body's surface as a watertight, outward-facing ``trimesh.Trimesh`` in frame_a (m):
+    ``body.mesh(sections)`` (see :meth:`rigidparts.component.Component.mesh`)."""
+    return body.mesh(sections)

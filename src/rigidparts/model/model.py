@@ -10,7 +10,8 @@ The pose of each body follows from its parent's along the tree::
 
 with ``X_BpP`` the parent frame in the parent body (identity for ``world``), ``X_PJ`` the joint's
 ``position`` / ``rotation``, ``X_JC(q)`` the joint's motion (:mod:`.joints`) and
-``X_CA = X_AC^-1`` the child frame in the child body, inverted.
+``X_CA = X_AC^-1`` the child frame in the child body, inverted (poses compose with
+:mod:`rigidparts.transforms`).
 
 Rules (trees only), each a :class:`~rigidparts.ModelError` naming the item at fault: a joint's
 frames must exist, a body has at most one parent joint, no cycles, exactly one joint attaches to
@@ -20,7 +21,6 @@ joints.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -31,28 +31,15 @@ import numpy as np
 from ..component import Component
 from ..errors import ModelError
 from ..inertia import MassProperties
-from .joints import Joint, build_joint, check_name
+from ..transforms import IDENTITY, Transform, compose, invert
+from .joint_builder import build_joint
+from .joints import Joint
+from .values import check_name
 
-__all__ = ["INTEGRATORS", "Model", "SimulationSettings", "Transform"]
-
-#: A pose ``(R_AB (3, 3), p_AoBo_A (3,))``.
-Transform = tuple[np.ndarray, np.ndarray]
+__all__ = ["INTEGRATORS", "Model", "SimulationSettings"]
 
 #: MuJoCo's integrators, by the names the model file and the command line accept.
 INTEGRATORS = ("RK4", "implicitfast", "implicit", "Euler")
-
-
-def compose(a: Transform, b: Transform) -> Transform:
-    """``X_AC = X_AB X_BC``."""
-    return a[0] @ b[0], a[0] @ b[1] + a[1]
-
-
-def invert(a: Transform) -> Transform:
-    """``X_BA = X_AB^-1 = (R_AB^T, -R_AB^T p_AoBo_A)``."""
-    return a[0].T, -(a[0].T @ a[1])
-
-
-IDENTITY: Transform = (np.eye(3), np.zeros(3))
 
 
 @dataclass
@@ -85,6 +72,9 @@ class Model:
     >>> arm = model.add_body("arm", rp.Box(length=1, width=0.02, height=0.02, axis=(0, 0, -1)))
     >>> model.add_joint("hinge", "revolute", "world", "arm.frame_a", axis=(0, 1, 0),
     ...                 position=(0, 0, 1.5), initial=0.01)
+
+    A model is library data only: load one with :func:`rigidparts.model.load_model`, write it
+    with :func:`rigidparts.export.export`, run it with :func:`rigidparts.sim.simulate`.
     """
 
     def __init__(self, name: str = "model", gravity: Any = (0.0, 0.0, -9.81)) -> None:
@@ -427,24 +417,11 @@ class Model:
         """The whole model's composite mass properties in world coordinates at ``q``."""
         return self.subtree_mass_properties(q)[self.root_joint.child_body]
 
-    # -- files -------------------------------------------------------------------------------
-
-    @classmethod
-    def from_toml(cls, path: str | os.PathLike[str]) -> Model:
-        """Load a model file (format in ``docs/models.md``); see :func:`load_model`."""
-        from .toml_format import load_model
-
-        return load_model(path)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str | None = None) -> Model:
-        """Build from the parsed content of a model file (see :func:`load_model`)."""
-        from .toml_format import model_from_dict
-
-        return model_from_dict(data, source=source)
+    # -- output ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The model as the tables of a model file (SI units), for :func:`json.dumps` etc."""
+        """The model as the tables of a model file (SI units), for :func:`json.dumps` etc.;
+        :func:`rigidparts.model.toml_format.model_from_dict` builds it back."""
         out: dict[str, Any] = {"name": self.name, "gravity": self.gravity.tolist()}
         settings = {k: v for k, v in vars(self.simulation).items() if v is not None}
         if settings:
@@ -452,62 +429,6 @@ class Model:
         out["bodies"] = {name: body.parameters() for name, body in self._bodies.items()}
         out["joints"] = [joint.to_dict() for joint in self._joints.values()]
         return out
-
-    def to_mjcf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
-        """MuJoCo MJCF of the model (see :mod:`rigidparts.export.mjcf`); returns the XML.
-
-        With ``path`` the file is written atomically, with the meshes of cones and hollow
-        bodies as OBJ files in ``<stem>_meshes/`` beside it; without, the meshes are embedded
-        in the XML so that ``mujoco.MjModel.from_xml_string(model.to_mjcf())`` works.
-        """
-        from ..export.mjcf import to_mjcf
-
-        return to_mjcf(self, path, sections=sections)
-
-    def to_urdf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
-        """URDF of the model (see :mod:`rigidparts.export.urdf`); returns the XML.
-
-        With ``path`` the file and its meshes (``<stem>_meshes/*.obj``) are written
-        atomically; without, meshes are referenced as ``<model name>_meshes/*.obj`` but not
-        written.
-        """
-        from ..export.urdf import to_urdf
-
-        return to_urdf(self, path, sections=sections)
-
-    def to_sdf(self, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
-        """SDFormat 1.9 of the model (see :mod:`rigidparts.export.sdf`); returns the XML.
-
-        With ``path`` the file and its meshes (``<stem>_meshes/*.obj``) are written
-        atomically; without, meshes are referenced as ``<model name>_meshes/*.obj`` but not
-        written.
-        """
-        from ..export.sdf import to_sdf
-
-        return to_sdf(self, path, sections=sections)
-
-    def export(
-        self, path: str | os.PathLike[str], format: str | None = None, *, sections: int = 64
-    ) -> str:
-        """Write ``path`` in ``format`` (``mjcf``, ``urdf``, ``sdf``; default from the
-        suffix: .xml/.mjcf, .urdf, .sdf). Returns the XML text."""
-        from ..export import export
-
-        return export(self, path, format, sections=sections)
-
-    def simulate(self, **options: Any) -> Any:
-        """Run the model on MuJoCo: :func:`rigidparts.sim.simulate` (``duration=``, ...)."""
-        from ..sim import simulate
-
-        return simulate(self, **options)
-
-    def plot(self, ax: Any = None, q: Mapping[str, Any] | None = None, **options: Any) -> Any:
-        """Draw the model at joint positions ``q`` (default: the initial ones) on a matplotlib
-        3-D axes (a new figure when ``ax`` is None); returns the axes. Needs the ``viz`` extra.
-        See :func:`rigidparts.viz.render.plot_model`."""
-        from ..viz.render import plot_model
-
-        return plot_model(self, ax=ax, q=q, **options)
 
     def __repr__(self) -> str:
         bodies = ", ".join(f"{n}={type(b).__name__}" for n, b in self._bodies.items())

@@ -25,6 +25,8 @@ from ._spec import (
     Primitive,
     Rule,
     ShapeSpec,
+    register,
+    registered,
     results_representable,
     rule_codes,
     unrepresentable_parameter,
@@ -45,23 +47,12 @@ __all__ = [
     "unrepresentable_parameter",
 ]
 
-_registry: dict[str, ShapeSpec] = {}
-
-
-def register(spec: ShapeSpec) -> ShapeSpec:
-    """Add ``spec`` to the registry (once per name); returns it, for ``SPEC = register(...)``."""
-    if spec.name in _registry and _registry[spec.name] is not spec:
-        raise RuntimeError(f"two shapes named {spec.name!r}")
-    _registry[spec.name] = spec
-    return spec
-
-
 for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if not _module.name.startswith("_"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
 #: name -> :class:`ShapeSpec`, alphabetical (read-only).
-SHAPES = MappingProxyType(dict(sorted(_registry.items())))
+SHAPES = MappingProxyType(dict(sorted(registered().items())))
 
 
 def get_shape(name: str, parameter: str = "shape") -> ShapeSpec:

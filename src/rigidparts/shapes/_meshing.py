@@ -12,20 +12,31 @@ float64's reach are closed: see :data:`MIN_RELATIVE_WALL`, :data:`MIN_RELATIVE_T
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from ..errors import ParameterError
+
 __all__ = [
+    "MAX_SECTIONS",
     "MIN_RELATIVE_RADIUS",
     "MIN_RELATIVE_TIP",
     "MIN_RELATIVE_WALL",
+    "MIN_SECTIONS",
     "MIN_TRIANGLE_AREA",
+    "canonical_mesh",
+    "check_sections",
     "exact_merge",
     "power_of_two_at_least",
     "scale_to_unit",
     "trimesh_module",
 ]
+
+#: Fewest and most segments around round surfaces.
+MIN_SECTIONS = 3
+MAX_SECTIONS = 65536
 
 #: A wall thinner than this fraction of its radius is meshed as a knife edge.
 MIN_RELATIVE_WALL = 2.0**-44  # ~ 5.7e-14, about 256 ulp
@@ -102,3 +113,46 @@ def revolve_profile(profile: np.ndarray, sections: int) -> Any:
     boost = max(power_of_two_at_least(math.sqrt(MIN_TRIANGLE_AREA / smallest)), 1.0)
     raw = trimesh.creation.revolve(profile * boost, sections=sections, process=False)
     return exact_merge(np.asarray(raw.vertices), np.asarray(raw.faces), scale * boost)
+
+
+def check_sections(sections: Any) -> int:
+    """``sections`` as an int, or :class:`ParameterError` unless an integer in
+    [:data:`MIN_SECTIONS`, :data:`MAX_SECTIONS`]."""
+    rule = f"must be an integer from {MIN_SECTIONS} to {MAX_SECTIONS}"
+    if isinstance(sections, bool) or not isinstance(sections, int | np.integer):
+        raise ParameterError("sections", sections, rule)
+    if not MIN_SECTIONS <= int(sections) <= MAX_SECTIONS:
+        raise ParameterError("sections", sections, rule)
+    return int(sections)
+
+
+def canonical_mesh(shape: str, dimensions: Mapping[str, float], *, sections: int = 64) -> Any:
+    """The mesh of shape ``shape`` in its canonical frame C, metres, from its specification's
+    builder. ``dimensions`` are the shape's SI dimensions by keyword (``body.dimensions``).
+    """
+    from . import get_shape
+
+    spec = get_shape(shape)
+    if spec.mesh is None:
+        raise ParameterError("shape", shape, "has no mesh builder")
+    sections = check_sections(sections)
+    mesh = spec.mesh(dimensions, sections)
+    if not (mesh.is_watertight and mesh.is_winding_consistent and mesh.volume > 0.0):
+        raise RuntimeError(  # pragma: no cover - a bug, not a user error
+            f"internal error: the {shape} mesh of {dict(dimensions)} is not a closed volume"
+        )
+    return mesh
+
+
+def mesh_in_frame_a(canonical: Any, r_ac: np.ndarray, metadata: Mapping[str, Any]) -> Any:
+    """``canonical`` (a mesh in C) with vertices ``p_A = R_AC p_C``, carrying ``metadata``.
+
+    By hand, not ``Trimesh.apply_transform``: that skips matrices within 1e-8 of the identity,
+    which would drop an axis tilted by less than 1e-8 rad."""
+    trimesh = trimesh_module()
+    return trimesh.Trimesh(
+        vertices=np.asarray(canonical.vertices) @ np.asarray(r_ac, dtype=np.float64).T,
+        faces=np.asarray(canonical.faces),
+        process=False,
+        metadata=dict(metadata),
+    )

@@ -40,6 +40,8 @@ __all__ = [
     "Primitive",
     "Rule",
     "ShapeSpec",
+    "register",
+    "registered",
     "results_representable",
     "rule_codes",
     "unrepresentable_parameter",
@@ -227,3 +229,20 @@ class ShapeSpec:
 
     def __repr__(self) -> str:
         return f"ShapeSpec({self.name!r}, tier {self.tier}, params={self.parameter_names})"
+
+
+_registry: dict[str, ShapeSpec] = {}
+
+
+def register(spec: ShapeSpec) -> ShapeSpec:
+    """Add ``spec`` to the registry (once per name); returns it, for ``SPEC = register(...)``.
+    :data:`rigidparts.shapes.SHAPES` is built from it once every shape module is imported."""
+    if spec.name in _registry and _registry[spec.name] is not spec:
+        raise RuntimeError(f"two shapes named {spec.name!r}")
+    _registry[spec.name] = spec
+    return spec
+
+
+def registered() -> dict[str, ShapeSpec]:
+    """A copy of the registry so far: name -> specification."""
+    return dict(_registry)

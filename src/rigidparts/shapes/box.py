@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from . import register
 from ._meshing import MIN_RELATIVE_RADIUS, exact_merge, scale_to_unit, trimesh_module
-from ._spec import Param, Primitive, Rule, ShapeSpec, rule_codes
+from ._spec import Param, Primitive, Rule, ShapeSpec, register, rule_codes
 
 __all__ = ["SPEC", "check", "closed_form"]
 

@@ -48,9 +48,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from . import register
 from ._meshing import MIN_RELATIVE_TIP, MIN_RELATIVE_WALL, revolve_profile
-from ._spec import Param, Primitive, Rule, ShapeSpec, rule_codes
+from ._spec import Param, Primitive, Rule, ShapeSpec, register, rule_codes
 
 __all__ = ["SPEC", "check", "closed_form", "profile"]
 

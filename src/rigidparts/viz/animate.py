@@ -2,7 +2,7 @@
 
 ``animate(model, result, path)`` draws every body of ``model`` at its simulated poses
 (``result.body_rotations[name][k]`` = ``R_WA``, ``result.body_positions[name][k]`` = ``p_WAo``)
-with the same drawing as :func:`rigidparts.viz.render.plot_model`, one picture per frame:
+with the same drawing as :func:`rigidparts.viz.plot_model`, one picture per frame:
 
 - frames are sampled at ``fps`` frames per second of simulated time (the sample nearest each
   frame time; no interpolation), at most ``max_frames`` of them (beyond that the frames are
@@ -25,15 +25,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from .render import (
-    PlacedBody,
-    Scene,
-    _model_title,
-    draw_scene,
-    joint_marks,
-    new_axes,
-    scene_limits,
-)
+from .figure import new_axes
+from .geometry import PlacedBody
+from .plotting import draw_scene
+from .scene import joint_marks, make_scene, model_title, scene_limits
 
 __all__ = ["ANIMATION_FORMATS", "DEFAULT_ANIMATION_SIZE", "animate", "check_animation_path"]
 
@@ -158,7 +153,7 @@ def animate(
     view : ``(elevation, azimuth)`` in degrees.
     title : the title (default: the model's name, bodies and mass); the simulated time is
         shown at the top right.
-    options : the drawing options of :func:`rigidparts.viz.render.plot_body` (``inertia``,
+    options : the drawing options of :func:`rigidparts.viz.plot_body` (``inertia``,
         ``labels``, ``frames``, ``sections``, ...).
     """
     target = check_animation_path(path)
@@ -175,23 +170,17 @@ def animate(
     if suffix == ".mp4" and (size[0] % 2 or size[1] % 2):
         raise ParameterError("size", size, "must be even numbers of pixels for .mp4")
 
-    from .render import _make_scene  # the option checks of plot_body
-
-    heading = title if title is not None else _model_title(model)
-    template = _make_scene([], heading, options)
+    heading = title if title is not None else model_title(model)
+    template = make_scene([], heading, options)  # the option checks of plot_body
     scenes = []
     for k in indices:
         bodies = [
             PlacedBody(body, name, rotations[name][k], positions[name][k])
             for name, body in model.bodies.items()
         ]
-        scene = Scene(**{**vars(template), "bodies": bodies})
-        scene._geometry = template._geometry  # one mesh per body for every frame
-        scene.joints = joint_marks(
-            model, {n: (rotations[n][k], positions[n][k]) for n in rotations}
-        )
-        scene.note = f"t = {time[k] - time[0]:.3f} s"
-        scenes.append(scene)
+        joints = joint_marks(model, {n: (rotations[n][k], positions[n][k]) for n in rotations})
+        # posed() keeps the template's mesh cache: one mesh per body for every frame.
+        scenes.append(template.posed(bodies, joints, note=f"t = {time[k] - time[0]:.3f} s"))
     limits = scene_limits(scenes)
 
     ax = new_axes(size, pyplot=False)

@@ -1,0 +1,346 @@
+"""What the commands share: the one-line error, body options read from a shape's specification,
+the body they describe, and the human-readable table of a body.
+
+Every body option comes from the registry (:data:`rigidparts.shapes.SHAPES`): one option per
+:class:`~rigidparts.shapes.Param` (``--inner-radius-a``, dest = the keyword, default = the
+specification's default), ``--axis`` when the shape has an axis, ``--rotate90`` and
+``--height-direction`` when it has a cross-section, ``--material`` / ``--density`` / ``--mass``,
+and ``--extra-frame`` when it takes extra frames. No shape is named here.
+
+Only argparse, the standard library and the core's light modules are imported at module level;
+values keep their text (``"250 mm"``) and the library converts and checks them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import textwrap
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..shapes import Param, ShapeSpec, get_shape
+
+__all__ = [
+    "BODY_EPILOG",
+    "MODEL_HELP",
+    "UNITS",
+    "Parser",
+    "UsageError",
+    "add_body_options",
+    "body_from_args",
+    "check_folder",
+    "check_suffix",
+    "format_table",
+    "radial_frame",
+    "sections",
+    "vector3",
+]
+
+
+class UsageError(Exception):
+    """A command-line problem to report as one ``error:`` line (exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line ``error: ...`` (raised as :class:`UsageError`) instead of usage
+    and message on stderr and ``SystemExit``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+#: The SI unit of each kind of dimension, as printed in helps and tables ("" for none).
+UNITS = {"length": "m", "angle": "rad", "count": "", "path": ""}
+_METAVARS = {"length": "LEN", "angle": "ANGLE", "count": "N", "path": "PATH"}
+_UNIT_EXAMPLES = {"length": "'250 mm'", "angle": "'30 deg'"}
+
+
+# -- argparse value types -----------------------------------------------------------------------
+
+
+def vector3(text: str) -> list[str]:
+    """``"0,0,1"`` or ``"0 0 1"`` -> three items (converted and checked by the library)."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError(f"expected three numbers like 0,0,1, got {text!r}")
+    return parts
+
+
+def radial_frame(text: str) -> tuple[str, str]:
+    """``"0.2,30deg"`` or ``"0.2 m, 30 deg"`` -> ``(radius, angle)`` texts (units allowed;
+    converted and checked by the library)."""
+    radius, comma, angle = text.partition(",")
+    if not comma or not radius.strip() or not angle.strip() or "," in angle:
+        raise argparse.ArgumentTypeError(
+            f"expected RADIUS,ANGLE such as 0.2,30deg or '0.2 m, 30 deg', got {text!r}"
+        )
+    return radius.strip(), angle.strip()
+
+
+def count(text: str) -> int:
+    """An integer dimension (a number of teeth, holes, ...)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def sections(text: str) -> int:
+    """``--sections``: segments around round surfaces (the range of
+    :func:`rigidparts.mesh.check_sections`)."""
+    from ..mesh import MAX_SECTIONS, MIN_SECTIONS
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer >= {MIN_SECTIONS}, got {text!r}"
+        ) from None
+    if not MIN_SECTIONS <= value <= MAX_SECTIONS:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer from {MIN_SECTIONS} to {MAX_SECTIONS}, got {text!r}"
+        )
+    return value
+
+
+# -- checks before anything is computed or written -----------------------------------------------
+
+
+def check_folder(path: str, option: str) -> None:
+    """:class:`UsageError` unless the folder that is to hold ``path`` exists."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+
+
+def check_suffix(path: str, suffixes: Any, what: str) -> None:
+    """:class:`~rigidparts.errors.ParameterError` naming ``output`` unless ``path`` ends in
+    one of ``suffixes`` (the file's format is its suffix)."""
+    from ..errors import ParameterError
+
+    if Path(path).suffix.lower() not in suffixes:
+        raise ParameterError(
+            "output", path, f"must end in {', '.join(suffixes)} (the {what} format is the suffix)"
+        )
+
+
+#: The help of a command's model-file argument.
+MODEL_HELP = "the model file (TOML; format in docs/models.md)"
+
+
+# -- body options -------------------------------------------------------------------------------
+
+BODY_EPILOG = """\
+Lengths are in metres, angles in radians, densities in kg/m^3 and masses in kg unless you give
+units: --length "250 mm", --density "7.85 g/cm^3" or "0.284 lb/in^3", --mass "2.5 kg". Results
+are in SI, expressed in frame_a: the inertia is about the centre of mass, in frame_a's axes.
+"""
+
+
+@functools.cache
+def _default_material_text() -> str:
+    from ..materials import DEFAULT_MATERIAL, get_material
+
+    return f"{DEFAULT_MATERIAL}, {get_material(DEFAULT_MATERIAL).density:g} kg/m^3"
+
+
+class _DefaultMaterialHelp(str):
+    """The ``--material`` help, which names the default material's density: formatted only
+    when help is printed (reading the material table is not needed to parse arguments)."""
+
+    def __mod__(self, params: Any) -> str:
+        return f"name from 'rigidparts materials' (default {_default_material_text()})"
+
+
+def _show_default(value: Any, kind: str) -> str:
+    if value is None:
+        return "none"
+    unit = UNITS.get(kind, "")
+    return f"{value} {unit}".rstrip()
+
+
+def _dimension_help(param: Param) -> str:
+    return f"{param.help}; default {_show_default(param.default, param.kind)}".replace("%", "%%")
+
+
+def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
+    """Add the options of one body of shape ``spec`` to ``parser`` (the shape's command, and
+    ``mesh SHAPE`` / ``view SHAPE``); :func:`body_from_args` builds the body from them."""
+    kinds = [p.kind for p in spec.params]
+    with_units = [f"{UNITS[k]}" for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
+    examples = [_UNIT_EXAMPLES[k] for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
+    title = "dimensions"
+    if with_units:
+        title += f" ({', '.join(with_units)}, or with units such as {' or '.join(examples)})"
+    dims = parser.add_argument_group(title)
+    for param in spec.params:
+        dims.add_argument(
+            "--" + param.name.replace("_", "-"),
+            dest=param.name,
+            default=param.default,
+            type=count if param.kind == "count" else None,
+            metavar=_METAVARS.get(param.kind, "VALUE"),
+            help=_dimension_help(param),
+        )
+    options = spec.options()
+    if spec.axis or spec.cross_section:
+        orient = parser.add_argument_group("orientation")
+    if spec.axis:
+        default_axis = ",".join(f"{v:g}" for v in options["axis"])
+        orient.add_argument(
+            "--axis",
+            type=vector3,
+            default=options["axis"],
+            metavar="X,Y,Z",
+            help=f"axis direction in frame_a, any non-zero vector (default {default_axis})",
+        )
+    if spec.cross_section:
+        orient.add_argument(
+            "--rotate90",
+            action="store_true",
+            default=options["rotate90"],
+            help="turn the cross-section 90 degrees about the axis",
+        )
+        orient.add_argument(
+            "--height-direction",
+            type=vector3,
+            default=options["height_direction"],
+            metavar="X,Y,Z",
+            help="explicit height direction, not parallel to the axis (default: the rule in "
+            "the README: the world axis that cyclically follows the axis' largest component)",
+        )
+    mat = parser.add_argument_group("material (one of)")
+    mat.add_argument(
+        "--material",
+        default=None,
+        metavar="NAME",
+        help=_DefaultMaterialHelp("--material"),
+    )
+    mat.add_argument(
+        "--density",
+        default=options["density"],
+        metavar="RHO",
+        help="density in kg/m^3 or with units ('7.85 g/cm^3'); replaces the material",
+    )
+    mat.add_argument(
+        "--mass",
+        default=options["mass"],
+        metavar="MASS",
+        help="mass in kg or with units ('2.5 kg'); the density is then mass / volume",
+    )
+    if spec.extra_frames == "axial":
+        parser.add_argument(
+            "--extra-frame",
+            dest="extra_frames",
+            action="append",
+            default=list(options["extra_frames"]),
+            metavar="OFFSET",
+            help="an extra frame at this offset along the axis, m or with units (repeatable: "
+            "frame_c1, frame_c2, ...; frame_a's orientation)",
+        )
+    elif spec.extra_frames == "radial":
+        parser.add_argument(
+            "--extra-frame",
+            dest="extra_frames",
+            action="append",
+            type=radial_frame,
+            default=list(options["extra_frames"]),
+            metavar="R,ANGLE",
+            help="an extra frame at radius R (m) and angle ANGLE (rad) about the axis, units "
+            "allowed: 0.2,30deg or '0.2 m, 30 deg'; the frame is turned by the angle about the "
+            "axis (repeatable: frame_c1, frame_c2, ...)",
+        )
+
+
+def body_from_args(shape: str | ShapeSpec, args: argparse.Namespace) -> Any:
+    """The body described by the options of :func:`add_body_options` for ``shape`` (a name or
+    a specification): ``body_class(spec.name)(**keywords)``, every keyword of the public
+    signature taken from ``args``; the default material when ``--material`` is not given."""
+    from ..bodies import body_class
+    from ..materials import DEFAULT_MATERIAL
+
+    spec = shape if isinstance(shape, ShapeSpec) else get_shape(shape)
+    kwargs = {name: getattr(args, name) for name in spec.signature_defaults()}
+    if kwargs["material"] is None:  # only the sentinel counts as "not given"
+        kwargs["material"] = DEFAULT_MATERIAL
+    return body_class(spec.name)(**kwargs)
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.9g}"
+
+
+def _vec(v: Any) -> str:
+    return "[" + ", ".join(f"{x:>13.6g}" for x in v) + "]"
+
+
+def _show_dimension(param: Param, value: Any) -> str:
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        unit = UNITS.get(param.kind, "")
+        shown = str(int(value)) if param.kind == "count" and float(value).is_integer() else None
+        return f"{param.name} = {shown or _fmt(value)}{' ' + unit if unit else ''}"
+    return f"{param.name} = {value}"
+
+
+def _is_identity(rotation: Any) -> bool:
+    return all(
+        rotation[i][j] == (1.0 if i == j else 0.0) for i in range(3) for j in range(3)
+    )
+
+
+def format_table(body: Any) -> str:
+    """The human-readable report of one body: dimensions with units, the axis (and the height
+    and width directions of a cross-section), the material or "(given density)" / "(given
+    mass)", density, volume, mass, centre of mass, inertia, principal moments and axes (SI,
+    frame_a) and the frames (position in frame_a; the rotation too when it is not identity)."""
+    spec = body.spec
+    data = body.to_dict()
+    params = data["parameters"]
+    lines = [type(body).__name__]
+    dims = ", ".join(_show_dimension(p, params.get(p.name)) for p in spec.params)
+    wrapped = textwrap.wrap(dims, width=100 - 20, break_long_words=False, break_on_hyphens=False)
+    lines.append(f"  dimensions        {wrapped[0] if wrapped else ''}")
+    lines += [f"{'':20}{more}" for more in wrapped[1:]]
+    if spec.axis:
+        lines.append(f"  axis (frame_a)    {_vec(body.axis)}")
+    if spec.cross_section:
+        r_ac = body.rotation_from_canonical  # columns: e_axis, h, w
+        lines.append(f"  height direction  {_vec(r_ac[:, 1])}")
+        lines.append(f"  width direction   {_vec(r_ac[:, 2])}")
+    if data["material"] is not None:
+        material = data["material"]
+    else:
+        material = "(given mass)" if "mass" in params else "(given density)"
+    lines += [
+        "",
+        f"  material          {material}",
+        f"  density           {_fmt(data['density'])} kg/m^3",
+        f"  volume            {_fmt(data['volume'])} m^3",
+        f"  mass              {_fmt(data['mass'])} kg",
+        f"  centre of mass    {_vec(data['center_of_mass'])} m   (in frame_a)",
+        "",
+        "  inertia about the centre of mass, frame_a axes (kg m^2):",
+    ]
+    lines += [f"      {_vec(row)}" for row in data["inertia"]]
+    lines.append(f"  principal moments {_vec(data['principal_moments'])} kg m^2")
+    lines.append("  principal axes (columns):")
+    lines += [f"      {_vec(row)}" for row in data["principal_axes"]]
+    frames = data["frames"]
+    if all(_is_identity(f["rotation"]) for f in frames.values()):
+        lines += ["", "  frames (position in frame_a, m; all with frame_a's orientation):"]
+    else:
+        lines += [
+            "",
+            "  frames (position in frame_a, m; rotation relative to frame_a where not identity):",
+        ]
+    for name, frame in frames.items():
+        lines.append(f"      {name:<10} {_vec(frame['position'])}")
+        if not _is_identity(frame["rotation"]):
+            rows = [_vec(row) for row in frame["rotation"]]
+            lines.append(f"      {'':<10} rotation {rows[0]}")
+            lines += [f"      {'':<10}          {row}" for row in rows[1:]]
+    return "\n".join(lines)

@@ -1,0 +1,200 @@
+"""Frame and joint labels: where they go on the screen, and drawing them.
+
+Each label sits below and to the left of its point on the screen, clear of the triad's arrows,
+joined to it by a thin leader (gid ``"label_leader"``); frames at the same point share one label
+(names on separate lines); labels that would overlap each other, a centre-of-mass marker or the
+legend move to another corner, further out, or down the screen (:func:`place_labels`). Frame
+labels have gid ``"label"``, joint labels ``"joint_label"``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .scene import JOINT_COLOR, LABEL_SIZE
+
+__all__ = ["LABEL_PLACES", "draw_labels", "legend_box", "merge_coincident", "place_labels"]
+
+#: Where a label may sit relative to its point, in order of preference: screen directions
+#: (right, up) of the offset, and the text alignment that keeps the box on that side.
+LABEL_PLACES = (
+    ((-1.0, -1.0), "right", "top"),
+    ((1.0, -1.0), "left", "top"),
+    ((-1.0, 1.0), "right", "bottom"),
+    ((1.0, 1.0), "left", "bottom"),
+)
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 on the screen, pixels
+
+
+def _text_size_px(text: str, fontsize: float, dpi: float) -> tuple[float, float]:
+    """Width and height (pixels) of a text box of ``text`` (lines) at ``fontsize`` points."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    prop = FontProperties(size=fontsize)
+    measure = TextToPath()
+    lines = text.split("\n")
+    width = max(
+        measure.get_text_width_height_descent(line, prop, ismath=False)[0] for line in lines
+    )
+    height = 1.2 * fontsize * len(lines)
+    pad = 2 * 0.2 * fontsize + 2  # the bbox's pad on both sides, and a gap
+    return (width + pad) * dpi / 72.0, (height + pad) * dpi / 72.0
+
+
+def legend_box(ax: Any, legend: Any) -> list[Box]:
+    """The legend's box on the screen (pixels), when the canvas can measure it; else none."""
+    try:
+        renderer = ax.figure.canvas.get_renderer()
+    except AttributeError:  # pragma: no cover - backends without a renderer at hand
+        return []
+    ax.apply_aspect()  # the legend sits in the axes' final box
+    extent = legend.get_window_extent(renderer)
+    return [(extent.x0, extent.y0, extent.x1, extent.y1)]
+
+
+def place_labels(
+    ax: Any,
+    labels: list[str],
+    points: list[np.ndarray],
+    offset: float,
+    right: np.ndarray,
+    up: np.ndarray,
+    fontsize: float,
+    obstacles: Sequence[np.ndarray] = (),
+    avoid: Sequence[Box] = (),
+) -> list[tuple[np.ndarray, str, str]]:
+    """``(3-D anchor, ha, va)`` per label so that no two boxes overlap on the screen nor
+    cover a point of ``obstacles`` (centre-of-mass markers) or a box of ``avoid`` (pixels:
+    the legend).
+
+    Greedy, top of the screen first: each label takes the first free corner of
+    :data:`LABEL_PLACES` at ``offset`` (m) from its point, then at 2.5 and 4 times that; when
+    all are taken it goes below-left and moves down the screen (along ``-up``) until clear.
+    """
+    from mpl_toolkits.mplot3d import proj3d
+
+    ax.apply_aspect()  # the axes' final position, as drawing would set it
+    projection = ax.get_proj()
+
+    def to_pixels(point: np.ndarray) -> np.ndarray:
+        x, y, _ = proj3d.proj_transform(*point, projection)
+        return np.asarray(ax.transData.transform((x, y)))
+
+    def box(x: float, y: float, w: float, h: float, ha: str, va: str) -> Box:
+        x0 = x - w if ha == "right" else x
+        y0 = y - h if va == "top" else y
+        return (x0, y0, x0 + w, y0 + h)
+
+    def overlaps(a: Box, b: Box) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    dpi = ax.figure.dpi
+    marker = 9.0  # half the size of a centre-of-mass marker, pixels
+    taken: list[Box] = [tuple(b) for b in avoid]  # type: ignore[misc]
+    for point in obstacles:
+        px, py = to_pixels(point)
+        taken.append((px - marker, py - marker, px + marker, py + marker))
+    out: list[tuple[np.ndarray, str, str]] = [(p, "right", "top") for p in points]
+    for i in sorted(range(len(labels)), key=lambda i: -to_pixels(points[i])[1]):
+        width, height = _text_size_px(labels[i], fontsize, dpi)
+        for reach, ((sx, sy), ha, va) in itertools.product((1.0, 2.5, 4.0), LABEL_PLACES):
+            anchor = points[i] + reach * offset * (sx * right + sy * up)
+            candidate = box(*to_pixels(anchor), width, height, ha, va)
+            if not any(overlaps(candidate, b) for b in taken):
+                break
+        else:
+            anchor = points[i] - offset * (right + up)
+            ha, va = "right", "top"
+            x, y = to_pixels(anchor)
+            shift = 0.0
+            for _ in range(len(taken) + 1):
+                candidate = box(x, y - shift, width, height, ha, va)
+                hit = [b for b in taken if overlaps(candidate, b)]
+                if not hit:
+                    break
+                shift = y - min(b[1] for b in hit) + 1.0
+            if shift > 0.0:
+                # Pixels per metre along -up, here (the projection is smooth).
+                step = 1e-3 * offset
+                rate = float(np.linalg.norm(to_pixels(anchor - step * up) - (x, y))) / step
+                anchor = anchor - up * (shift / rate)
+        taken.append(candidate)
+        out[i] = (anchor, ha, va)
+    return out
+
+
+def merge_coincident(
+    frames: list[tuple[str, np.ndarray, np.ndarray]], tolerance: float
+) -> list[tuple[str, np.ndarray]]:
+    """``(label, point)``: frames ``(label, origin, R_WF)`` whose origins are within
+    ``tolerance`` (m, on each coordinate) share one label, their names on separate lines."""
+    groups: list[tuple[list[str], np.ndarray]] = []
+    for label, origin, _ in frames:
+        for names, where in groups:
+            if np.max(np.abs(where - origin)) <= tolerance:
+                names.append(label)
+                break
+        else:
+            groups.append(([label], origin))
+    return [("\n".join(names), where) for names, where in groups]
+
+
+def draw_labels(
+    ax: Any,
+    frame_labels: list[tuple[str, np.ndarray]],
+    joint_labels: list[tuple[str, np.ndarray]],
+    *,
+    offset: float,
+    right: np.ndarray,
+    up: np.ndarray,
+    obstacles: Sequence[np.ndarray] = (),
+    legend: Any = None,
+) -> None:
+    """Draw the ``(label, point)`` frame and joint labels with their leaders, placed by
+    :func:`place_labels` at ``offset`` (m) from their points, clear of ``obstacles`` (points,
+    m) and of the ``legend``. Call it after the axes' limits and view are set."""
+    items = [(label, point, "label") for label, point in frame_labels]
+    items += [(label, point, "joint_label") for label, point in joint_labels]
+    placed = place_labels(
+        ax,
+        [label for label, _, _ in items],
+        [point for _, point, _ in items],
+        offset,
+        right,
+        up,
+        LABEL_SIZE,
+        obstacles=obstacles,
+        avoid=legend_box(ax, legend) if legend is not None else (),
+    )
+    for (label, point, kind), (position, ha, va) in zip(items, placed, strict=True):
+        joint = kind == "joint_label"
+        (leader,) = ax.plot(
+            *np.array([point, position]).T,
+            color=JOINT_COLOR if joint else "#444444",
+            linewidth=1.0,
+            zorder=5.5,
+        )
+        leader.set_gid("label_leader")
+        text = ax.text(
+            *position,
+            label,
+            ha=ha,
+            va=va,
+            fontsize=LABEL_SIZE,
+            color=JOINT_COLOR if joint else "#111111",
+            style="italic" if joint else "normal",
+            zorder=6,
+            bbox={
+                "boxstyle": "round,pad=0.2",
+                "fc": "white",
+                "ec": JOINT_COLOR if joint else "#999999",
+                "alpha": 0.85,
+            },
+        )
+        text.set_gid(kind)

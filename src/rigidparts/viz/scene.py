@@ -1,0 +1,241 @@
+"""What a picture shows: the scene (bodies at poses, joints, options), its colours, its checks,
+its titles and the box that frames it. No matplotlib here.
+
+A :class:`Scene` is built by :func:`make_scene` (which checks the drawing options of
+:func:`rigidparts.viz.plot`), for one body (:class:`~.geometry.PlacedBody` at the identity) or a
+model (:func:`placed_model`, :func:`joint_marks`); :func:`scene_limits` gives the world box
+(m) that holds everything drawn, over one scene or all the scenes of an animation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError
+from .geometry import BodyGeometry, PlacedBody, ellipsoid_surface
+
+__all__ = [
+    "AXIS_COLORS",
+    "BODY_COLORS",
+    "ELLIPSOID_COLOR",
+    "JOINT_COLOR",
+    "LABEL_SIZE",
+    "SCENE_OPTIONS",
+    "TRIAD_FRACTION",
+    "JointMark",
+    "Scene",
+    "body_title",
+    "joint_marks",
+    "make_scene",
+    "model_title",
+    "placed_model",
+    "scene_limits",
+]
+
+#: Triad colours: x, y, z.
+AXIS_COLORS = ("#d62728", "#2ca02c", "#1f77b4")
+#: Body colours, in turn.
+BODY_COLORS = ("#8aa9c9", "#d9a36a", "#9cc58f", "#c99ac9", "#d6cc7a", "#9ad0d0", "#d69a9a")
+#: Colour of joint axes and their labels.
+JOINT_COLOR = "#5a3e8c"
+#: Colour of the inertia ellipsoid.
+ELLIPSOID_COLOR = "#e07b00"
+#: Font size of the frame labels, points.
+LABEL_SIZE = 10.5
+#: Triad length as a fraction of the scene's largest extent.
+TRIAD_FRACTION = 0.15
+#: The drawing options a :class:`Scene` takes (besides ``size``, ``view`` and ``title``).
+SCENE_OPTIONS = (
+    "sections",
+    "frames",
+    "labels",
+    "com",
+    "inertia",
+    "edges",
+    "alpha",
+    "colors",
+    "triad_length",
+)
+
+
+@dataclass
+class JointMark:
+    """A joint drawn in a model picture: ``origin`` (m) and unit ``axis`` in world
+    coordinates (``axis`` None for joints without one)."""
+
+    name: str
+    type: str
+    origin: np.ndarray
+    axis: np.ndarray | None
+
+
+@dataclass
+class Scene:
+    """What to draw, and the options of the drawing (see :func:`rigidparts.viz.plot`)."""
+
+    bodies: list[PlacedBody]
+    title: str | None = None
+    sections: int = 48
+    frames: bool | Iterable[str] = True
+    labels: bool = True
+    com: bool = True
+    inertia: bool = False
+    edges: bool = True
+    alpha: float = 0.8
+    colors: Sequence[Any] | None = None
+    triad_length: float | None = None
+    joints: list[JointMark] = field(default_factory=list)
+    note: str | None = None  # top right, e.g. the time of an animation frame
+    _geometry: dict[int, BodyGeometry] = field(default_factory=dict, repr=False)
+
+    def geometry(self, body: Any) -> BodyGeometry:
+        """The (cached) drawable mesh of ``body``."""
+        key = id(body)
+        if key not in self._geometry:
+            self._geometry[key] = BodyGeometry(body, self.sections)
+        return self._geometry[key]
+
+    def frame_names(self, body: Any) -> list[str]:
+        """The names of the frames of ``body`` to draw, in the body's order."""
+        if self.frames is True:
+            return list(body.frames)
+        if self.frames is False:
+            return []
+        wanted = list(self.frames)  # type: ignore[arg-type]
+        return [name for name in body.frames if name in wanted]
+
+    def posed(
+        self, bodies: list[PlacedBody], joints: list[JointMark], note: str | None = None
+    ) -> Scene:
+        """The same options (and the same mesh cache) with the bodies and joints at other
+        poses: the frames of an animation."""
+        return replace(self, bodies=bodies, joints=joints, note=note)
+
+
+def make_scene(bodies: list[PlacedBody], title: Any, options: Mapping[str, Any]) -> Scene:
+    """A :class:`Scene` of ``bodies`` with the drawing ``options`` (names in
+    :data:`SCENE_OPTIONS`); :class:`ParameterError` for an unknown option or a bad ``alpha``."""
+    unknown = sorted(set(options) - set(SCENE_OPTIONS))
+    if unknown:
+        raise ParameterError(
+            unknown[0],
+            options[unknown[0]],
+            f"is not an option; known: size, view, title, {', '.join(SCENE_OPTIONS)}",
+        )
+    scene = Scene(bodies=bodies, title=title or None, **options)
+    if not (isinstance(scene.alpha, int | float) and 0.0 < scene.alpha <= 1.0):
+        raise ParameterError("alpha", scene.alpha, "must be a number in (0, 1]")
+    return scene
+
+
+def joint_marks(model: Any, poses: Mapping[str, Any]) -> list[JointMark]:
+    """Where each joint of ``model`` is, for the body poses ``poses`` = ``{name: (R_WA,
+    p_WAo)}``: its joint frame J, fixed in the parent, ``X_WJ = X_WBp X_BpJ``, and its axis
+    ``R_WJ axis_J``."""
+    marks = []
+    for joint in model.joints.values():
+        if joint.parent_body is None:
+            r_wbp, p_wbp = np.eye(3), np.zeros(3)
+        else:
+            r_wbp, p_wbp = (np.asarray(v) for v in poses[joint.parent_body])
+        r_bpj, p_bpj = model.joint_frame_in_parent_body(joint)
+        r_wj = r_wbp @ r_bpj
+        axis = None if joint.axis is None else r_wj @ np.asarray(joint.axis_in_joint)
+        marks.append(JointMark(joint.name, joint.type, r_wbp @ p_bpj + p_wbp, axis))
+    return marks
+
+
+def placed_model(model: Any, q: Any = None) -> list[PlacedBody]:
+    """The bodies of ``model`` at the joint positions ``q`` (default: the initial ones), from
+    ``model.body_poses(q)`` = ``{name: (R_WA, p_WAo)}``."""
+    poses = model.body_poses(q) if q is not None else model.body_poses()
+    return [
+        PlacedBody(body, name, np.asarray(poses[name][0]), np.asarray(poses[name][1]))
+        for name, body in model.bodies.items()
+    ]
+
+
+def scene_limits(scenes: Iterable[Scene]) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(low (3,), high (3,), triad_length)``: a box (m) that holds every body, triad and
+    ellipsoid of all ``scenes`` (an animation passes every sampled time, so the camera stays
+    put), and the triad length, :data:`TRIAD_FRACTION` of the bodies' largest extent (at any
+    one time)."""
+    scenes = list(scenes)
+    low, high = np.full(3, np.inf), np.full(3, -np.inf)
+    origins, ellipsoids = [], []
+    size = 0.0  # the largest extent of the bodies at any one time
+    for scene in scenes:
+        scene_low, scene_high = np.full(3, np.inf), np.full(3, -np.inf)
+        for placed in scene.bodies:
+            points = placed.to_world(scene.geometry(placed.body).vertices)
+            scene_low = np.minimum(scene_low, points.min(axis=0))
+            scene_high = np.maximum(scene_high, points.max(axis=0))
+            for frame in placed.body.frames.values():
+                axes = np.asarray(placed.rotation) @ np.asarray(frame.rotation)  # R_WF
+                origins.append((placed.to_world(frame.position), axes))
+            if scene.inertia:
+                ellipsoids.append(np.stack(ellipsoid_surface(placed), axis=-1).reshape(-1, 3))
+        size = max(size, float(np.max(scene_high - scene_low)))
+        low, high = np.minimum(low, scene_low), np.maximum(high, scene_high)
+    triad = TRIAD_FRACTION * size
+    given = [s.triad_length for s in scenes if s.triad_length is not None]
+    reach = max([triad, *given])
+    for origin, axes in origins:  # the origin and the tips of its triad's three arrows
+        points = np.vstack([origin, origin + reach * axes.T])
+        low, high = np.minimum(low, points.min(axis=0)), np.maximum(high, points.max(axis=0))
+    for points in ellipsoids:
+        low, high = np.minimum(low, points.min(axis=0)), np.maximum(high, points.max(axis=0))
+    return low, high, triad
+
+
+# -- titles -------------------------------------------------------------------------------------
+
+
+def _dimensions_text(body: Any) -> str:
+    """The body's non-zero dimensions (a zero inner one says "solid"), from its shape's
+    parameters: lengths in m, angles in degrees, others as they are."""
+    dimensions = body.dimensions
+    shown = [p for p in body.spec.params if dimensions[p.name]]
+    lengths = [f"{p.name} {dimensions[p.name]:.4g}" for p in shown if p.kind == "length"]
+    others = [
+        f"{p.name} {np.degrees(dimensions[p.name]):.4g} deg"
+        if p.kind == "angle"
+        else f"{p.name} {dimensions[p.name]}"
+        for p in shown
+        if p.kind != "length"
+    ]
+    return ", ".join(([", ".join(lengths) + " (m)"] if lengths else []) + others)
+
+
+def body_title(body: Any) -> str:
+    """Two lines: the body's class, material (or density) and mass in kg; its dimensions,
+    its axis when not +x and ``rotate90`` when set."""
+    material = body.material or f"density {body.density:.6g} kg/m^3"
+    dims = _dimensions_text(body)
+    extras = []
+    parameters = body.parameters()
+    axis = parameters.get("axis")
+    if axis is not None and not np.array_equal(axis, [1.0, 0.0, 0.0]):
+        extras.append("axis (" + ", ".join(f"{v:.3g}" for v in axis) + ")")
+    if parameters.get("rotate90"):
+        extras.append("rotate90")
+    more = f"; {', '.join(extras)}" if extras else ""
+    return f"{type(body).__name__}: {material}, mass {body.mass:.5g} kg\n{dims}{more}"
+
+
+def model_title(model: Any) -> str:
+    """Two lines: the model's name, numbers of bodies and joints and total mass in kg; the
+    materials of its bodies."""
+    name = getattr(model, "name", None) or "Model"
+    bodies = list(model.bodies.values())
+    mass = sum(b.mass for b in bodies)
+    materials = sorted({b.material or "given density" for b in bodies})
+    plural = "body" if len(bodies) == 1 else "bodies"
+    return (
+        f"{name}: {len(bodies)} {plural}, {len(model.joints)} joints, total mass {mass:.5g} kg\n"
+        f"materials: {', '.join(materials)}"
+    )
