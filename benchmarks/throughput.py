@@ -33,7 +33,7 @@ def plain_numpy_cone(inputs: dict[str, np.ndarray], density: float) -> tuple:
     (every operation a full pass over memory), outputs assembled with numpy. No validation."""
     n = inputs["length"].shape[0]
     volume, mass, com_x, i0, i1, i2 = cone_shape.closed_form(
-        *(inputs[k] for k in cone_shape.PARAMETERS), density
+        *(inputs[k] for k in cone_shape.SPEC.parameter_names), density
     )
     ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
         i0, i1, i2, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0
@@ -111,7 +111,14 @@ def memory(n: int = 1_000_000) -> dict[str, object]:
     tracemalloc.stop()
     outputs = sum(
         getattr(result, name).nbytes
-        for name in ("mass", "volume", "center_of_mass", "inertia", "error_codes")
+        for name in (
+            "mass",
+            "volume",
+            "center_of_mass",
+            "inertia",
+            "canonical_moments",
+            "error_codes",
+        )
     )
     return {
         "n": n,

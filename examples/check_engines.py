@@ -20,6 +20,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 import rigidparts as rp
+from rigidparts.export import export
 from rigidparts.model import load_model
 
 HERE = Path(__file__).resolve().parent
@@ -105,7 +106,7 @@ def main(paths: list[str]) -> int:
             model = load_model(file)
             out = {fmt: Path(folder) / f"{model.name}.{fmt}" for fmt in ("xml", "urdf", "sdf")}
             for path in out.values():
-                model.export(path)
+                export(model, path)
             row = [
                 mujoco_errors(model, out["xml"]),
                 mujoco_errors(model, out["urdf"]),

@@ -6,9 +6,10 @@ Run from the repository's root:
     python scripts/make_pictures.py --no-gif   # skip the animation
 
 Every still picture is made by the ``rigidparts view`` command shown next to it in
-docs/pictures.md, so what you see there is what the command line gives; the animation uses
-``rigidparts.sim.simulate`` and ``rigidparts.viz.animate.animate`` (what ``rigidparts simulate
-MODEL.toml --animate FILE.gif`` runs, here smaller and shorter to keep the file light).
+docs/pictures.md (run through ``rigidparts.commands.main``, what the script runs), so what you
+see there is what the command line gives; the animation uses ``rigidparts.simulate`` and
+``rigidparts.viz.animate.animate`` (what ``rigidparts simulate MODEL.toml --animate FILE.gif``
+runs, here smaller and shorter to keep the file light).
 """
 
 from __future__ import annotations
@@ -85,8 +86,7 @@ PICTURES: list[tuple[str, list[str]]] = [
 
 def make_animation(out: Path) -> Path:
     """The double pendulum's first 2.4 s, 12.5 frames per second, 600 x 450 pixels."""
-    from rigidparts.model import load_model
-    from rigidparts.sim import simulate
+    from rigidparts import load_model, simulate
     from rigidparts.viz.animate import animate
 
     model = load_model(ROOT / "examples" / "double_pendulum.toml")
@@ -100,13 +100,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-gif", action="store_true", help="skip the animation")
     args = parser.parse_args(argv)
 
-    from rigidparts import cli
+    from rigidparts import commands
 
     args.out.mkdir(parents=True, exist_ok=True)
     for name, command in PICTURES:
         start = time.perf_counter()
         target = args.out / name
-        code = cli.main([*command, "-o", str(target)])
+        code = commands.main([*command, "-o", str(target)])
         if code != 0:
             print(f"failed: rigidparts {shlex.join(command)}", file=sys.stderr)
             return code

@@ -11,6 +11,11 @@
 4. Invalid rows: the same parameter and rule as the scalar path, with the first index;
    ``on_invalid="mask"``.
 5. Dask: a chunked sweep equals the numpy one bit for bit, lazily; errors carry global indices.
+6. Output buffers are reused, never under a live result.
+7. The registry: one function per tier-1 shape with the spec's signature, ``mass=`` rows
+   (bit for bit ``rp.Box(..., mass=m)``), exact principal moments and axes (thin rods and
+   tubes), ``batch[i]`` as the body's MassProperties, slices, and a throwaway 2-dimension shape
+   compiled by the arity-generic kernel.
 """
 
 from __future__ import annotations
@@ -219,7 +224,7 @@ def test_property_cone_row_is_the_scalar_body(
         assert result.errors()[0][1:] == (expected.parameter, expected.rule)
         return
     # The row in the middle of a small batch, next to unrelated rows.
-    defaults = rp.Cone.kernel.DEFAULTS
+    defaults = rp.Cone.spec.defaults
     rows = {k: [defaults[k], v, defaults[k]] for k, v in dims.items()}
     result = batch.cone(**rows, axis=[(0, 0, 1), axis, (1, 2, 3)])
     for name in QUANTITIES:
@@ -244,7 +249,7 @@ def test_cone_rows_against_50_digit_references() -> None:
     )
     for i, wall in enumerate(walls):
         inputs = result.inputs
-        ref = cone_reference(*(float(inputs[k][i]) for k in rp.Cone.kernel.PARAMETERS), density)
+        ref = cone_reference(*(float(inputs[k][i]) for k in rp.Cone.spec.parameter_names), density)
         assert relative_error(result.mass[i], ref["mass"]) < 1e-15, wall
         assert relative_error(result.volume[i], ref["volume"]) < 1e-15, wall
         assert relative_error(result.center_of_mass[i, 0], ref["com_x"]) < 1e-15, wall
@@ -272,7 +277,7 @@ def test_box_rows_against_50_digit_references_and_rotated_frame() -> None:
     rotation = np.column_stack([e, h, w])
     for i, wall in enumerate(walls):
         inputs = result.inputs
-        ref = box_reference(*(float(inputs[k][i]) for k in rp.Box.kernel.PARAMETERS), 7000.0)
+        ref = box_reference(*(float(inputs[k][i]) for k in rp.Box.spec.parameter_names), 7000.0)
         assert relative_error(result.mass[i], ref["mass"]) < 1e-15, wall
         moments = np.diag([float(ref[k]) for k in ("i_xx", "i_yy", "i_zz")])
         expected = rotation @ moments @ rotation.T
@@ -411,7 +416,7 @@ BAD_CONE_ROWS = [
 def test_invalid_cone_row_names_parameter_rule_and_index(engine: str, bad: dict) -> None:
     with pytest.raises(rp.ParameterError) as scalar:
         rp.Cone(**bad)
-    rows = {k: [rp.Cone.kernel.DEFAULTS.get(k, 7860.0), v, v] for k, v in bad.items()}
+    rows = {k: [rp.Cone.spec.defaults.get(k, 7860.0), v, v] for k, v in bad.items()}
     if "axis" in rows:
         rows["axis"] = [(1.0, 0.0, 0.0), bad["axis"], bad["axis"]]
     with pytest.raises(rp.ParameterError) as info:
@@ -445,7 +450,7 @@ BAD_BOX_ROWS = [
 def test_invalid_box_row_matches_scalar(engine: str, bad: dict) -> None:
     with pytest.raises(rp.ParameterError) as scalar:
         rp.Box(**bad)
-    rows = {k: [rp.Box.kernel.DEFAULTS.get(k, 0.0), v] for k, v in bad.items()}
+    rows = {k: [rp.Box.spec.defaults.get(k, 0.0), v] for k, v in bad.items()}
     if "height_direction" in rows:
         rows["height_direction"] = [(0.0, 1.0, 0.0), bad["height_direction"]]
     if "axis" in rows:
@@ -557,3 +562,410 @@ def test_one_invalid_axis_for_all_rows(engine: str) -> None:
     )
     assert not masked.valid.any()
     assert masked.errors()[1][1] == "height_direction"
+
+
+# -- 7. the registry: generated functions, mass=, exact principal axes, arity ------------------
+
+EXACT = (*QUANTITIES, "density", "principal_moments", "principal_axes")
+
+
+def assert_rows_are_the_bodies(result: batch.BatchMassProperties, bodies: list) -> None:
+    """Every quantity of every row, and ``result[i]``, bit for bit the body's."""
+    for i, body in enumerate(bodies):
+        for name in EXACT:
+            got, want = getattr(result, name)[i], getattr(body, name)
+            assert same_bits(got, want), (i, name, got, want)
+        row, props = result[i], body.mass_properties
+        assert same_bits(row.mass, props.mass), i
+        for name in ("center_of_mass", "inertia", "principal_moments", "principal_axes"):
+            assert same_bits(getattr(row, name), getattr(props, name)), (i, name)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_tier1_shape_has_a_function_with_its_specs_signature(engine: str) -> None:
+    import inspect
+
+    from rigidparts.shapes import SHAPES
+
+    tier1 = [name for name, spec in SHAPES.items() if spec.tier == 1]
+    assert {"box", "cone"} <= set(tier1)
+    for name in tier1:
+        spec = SHAPES[name]
+        function = getattr(batch, name)
+        assert name in batch.__all__ and function.__name__ == name
+        parameters = inspect.signature(function).parameters
+        expected = {**spec.signature_defaults(), "on_invalid": "raise", "engine": "auto"}
+        assert list(parameters) == list(expected), name
+        for keyword, default in expected.items():
+            assert parameters[keyword].kind is inspect.Parameter.KEYWORD_ONLY, keyword
+            assert parameters[keyword].default == default, (name, keyword)
+            assert parameters[keyword].default is default or keyword == "axis"
+        for param in spec.params:
+            assert param.help in function.__doc__, (name, param.name)
+        # The defaults give the default body.
+        body = rp.bodies.body_class(name)()
+        assert same_bits(function(engine=engine).inertia[0], body.inertia), name
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            function(no_such_keyword=1.0)
+        with pytest.raises(TypeError):
+            function(1.0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_tier1_shape_rows_are_its_bodies(engine: str) -> None:
+    """Registry-driven: each tier-1 shape's default body scaled per row, with per-row axes,
+    rotate90 and masses as the shape takes them, is its class's body bit for bit."""
+    from rigidparts.shapes import SHAPES
+
+    n = 40
+    rng = np.random.default_rng(80)
+    for name, spec in SHAPES.items():
+        if spec.tier != 1:
+            continue
+        scale = 10.0 ** rng.uniform(-3, 3, n)
+        rows: dict = {
+            p.name: p.default * scale if p.kind == "length" else p.default for p in spec.params
+        }
+        rows["mass"] = rng.uniform(0.1, 100.0, n)
+        if spec.axis:
+            rows["axis"] = random_axes(n, seed=81)
+        if spec.cross_section:
+            rows["rotate90"] = rng.random(n) < 0.5
+        result = getattr(batch, name)(**rows, engine=engine)
+        cls = rp.bodies.body_class(name)
+        bodies = []
+        for i in range(n):
+            args = {k: (v[i] if isinstance(v, np.ndarray) else v) for k, v in rows.items()}
+            if "rotate90" in args:
+                args["rotate90"] = bool(args["rotate90"])
+            bodies.append(cls(**args))
+        assert_rows_are_the_bodies(result, bodies)
+
+
+def test_tier2_shapes_have_no_batch_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rigidparts.shapes import SHAPES, ShapeSpec
+
+    general = ShapeSpec(
+        name="blob",
+        summary="a tier-2 test shape",
+        params=(rp.shapes.Param("size", 1.0, "size (m)"),),
+        rules=(),
+        check=lambda size: 0,
+        general_form=lambda dims, density: (1.0, None),
+        end_frame=None,
+    )
+    with pytest.raises(rp.ParameterError, match="no batch path"):
+        batch.batch_function(general)
+    monkeypatch.setattr(batch, "SHAPES", {**SHAPES, "blob": general})
+    with pytest.raises(AttributeError, match="'blob' has no batch path"):
+        batch.blob  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        batch.nothing  # noqa: B018
+    for name, spec in SHAPES.items():
+        if spec.tier == 2:
+            with pytest.raises(AttributeError, match="no batch path"):
+                getattr(batch, name)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_mass_rows_are_the_bodies_given_by_mass(engine: str) -> None:
+    n = 300
+    dims = random_cones(n, seed=20)
+    axes = random_axes(n, seed=21)
+    masses = 10.0 ** np.random.default_rng(22).uniform(-6, 4, n)
+    result = batch.cone(**dims, axis=axes, mass=masses, engine=engine)
+    bodies = [
+        rp.Cone(**{k: float(v[i]) for k, v in dims.items()}, axis=axes[i], mass=float(masses[i]))
+        for i in range(n)
+    ]
+    assert same_bits(result.mass, masses)  # the given mass, exactly
+    assert "mass" in result.inputs and "density" not in result.inputs
+    assert_rows_are_the_bodies(result, bodies)
+
+    rng = np.random.default_rng(23)
+    dims = random_boxes(n, seed=24)
+    rotate90 = rng.random(n) < 0.5
+    height = rng.normal(size=(n, 3))
+    result = batch.box(
+        **dims, axis=(0.2, -1.0, 3.0), rotate90=rotate90, height_direction=height,
+        mass="2.5 kg", engine=engine,
+    )  # fmt: skip
+    bodies = [
+        rp.Box(
+            **{k: float(v[i]) for k, v in dims.items()},
+            axis=(0.2, -1.0, 3.0),
+            rotate90=bool(rotate90[i]),
+            height_direction=height[i],
+            mass="2.5 kg",
+        )
+        for i in range(n)
+    ]
+    assert_rows_are_the_bodies(result, bodies)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_random_bodies_every_quantity_and_row_bit_for_bit(engine: str) -> None:
+    """Box and cone, density, material and mass rows, shared and per-row frames: mass,
+    volume, density, centre of mass, inertia, principal moments and axes, and ``batch[i]``."""
+    n = 200
+    rng = np.random.default_rng(30)
+    cones, boxes = random_cones(n, seed=31), random_boxes(n, seed=32)
+    axes = random_axes(n, seed=33)
+    density = rng.uniform(500.0, 20000.0, n)
+    masses = rng.uniform(0.1, 100.0, n)
+    for source in ({"density": density}, {"mass": masses}, {"material": "aluminium"}):
+        for axis in (axes, (0.0, 0.0, -2.0)):
+            result = batch.cone(**cones, axis=axis, **source, engine=engine)
+            bodies = [rp.Cone(**scalar_row(i, cones, source, axis)) for i in range(n)]
+            assert_rows_are_the_bodies(result, bodies)
+            result = batch.box(**boxes, axis=axis, rotate90=True, **source, engine=engine)
+            bodies = [rp.Box(**scalar_row(i, boxes, source, axis), rotate90=True) for i in range(n)]
+            assert_rows_are_the_bodies(result, bodies)
+
+
+def scalar_row(i: int, *arguments: object) -> dict:
+    """Row ``i`` of batch arguments (mappings of arrays or scalars, or an axis) as keywords."""
+    out: dict = {}
+    for item in arguments:
+        if not isinstance(item, dict):
+            item = {"axis": item}
+        for key, value in item.items():
+            is_rows = isinstance(value, np.ndarray) and value.ndim == (2 if key == "axis" else 1)
+            out[key] = (value[i] if key == "axis" else float(value[i])) if is_rows else value
+    return out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_principal_moments_and_axes_of_thin_rods_and_tubes_are_exact(engine: str) -> None:
+    """2000 rods with radius / length from 1e-9 to 1e-2 and thin tubes: the small axial moment
+    (about 1e-18 of the others for the thinnest rods) exact, not an eigen-solver's rounding;
+    moments and axes bit for bit the scalar bodies'."""
+    n = 2000
+    rng = np.random.default_rng(40)
+    length = 10.0 ** rng.uniform(-2, 1, n)
+    radius = length * 10.0 ** rng.uniform(-9, -2, n)
+    axes = random_axes(n, seed=41)
+    rods = batch.cone(
+        length=length, radius_a=radius, radius_b=radius, axis=axes, density=2700.0, engine=engine
+    )
+    bodies = [
+        rp.Cone(length=length[i], radius_a=radius[i], radius_b=radius[i], axis=axes[i],
+                density=2700.0)
+        for i in range(n)
+    ]  # fmt: skip
+    assert_rows_are_the_bodies(rods, bodies)
+    # The axial moment m r^2 / 2 is the smallest, to a few ulp, and its axis is the rod's.
+    axial = rods.mass * radius**2 / 2
+    np.testing.assert_allclose(rods.principal_moments[:, 0], axial, rtol=1e-15)  # a few ulp
+    unit = axes / np.linalg.norm(axes, axis=1, keepdims=True)
+    np.testing.assert_allclose(np.abs(rods.principal_axes[:, :, 0]), np.abs(unit), atol=1e-15)
+    assert np.allclose(np.linalg.det(rods.principal_axes), 1.0, atol=1e-14)
+    ordered = np.diff(rods.principal_moments, axis=1) >= 0
+    assert ordered.all()
+
+    wall = 10.0 ** rng.uniform(-12, -3, n)
+    tubes = batch.cone(
+        length=length, radius_a=radius * 1e6, radius_b=radius * 1e6,
+        inner_radius_a=radius * 1e6 * (1 - wall), inner_radius_b=radius * 1e6 * (1 - wall),
+        axis=axes, engine=engine,
+    )  # fmt: skip
+    bodies = [
+        rp.Cone(**scalar_row(i, {k: v for k, v in tubes.inputs.items() if k != "density"}))
+        for i in range(n)
+    ]
+    assert_rows_are_the_bodies(tubes, bodies)
+
+
+def test_principal_axes_when_moments_tie_or_reorder() -> None:
+    """Equal moments (stable order), a box whose moments sort in an odd permutation (third
+    axis negated), and a flat box: as MassProperties.from_principal, bit for bit."""
+    cases = [
+        {"length": 0.1, "width": 0.1, "height": 0.1},  # a cube: all equal
+        {"length": 0.01, "width": 1.0, "height": 0.5},  # a plate
+        {"length": 1.0, "width": 0.5, "height": 0.1},
+        {"length": 0.3, "width": 0.2, "height": 1.0},
+    ]
+    for axis in ((1, 0, 0), (0, 1, 0), (0, 0, -1), (1, 2, 3)):
+        for rotate90 in (False, True):
+            rows = {k: [c[k] for c in cases] for k in cases[0]}
+            result = batch.box(**rows, axis=axis, rotate90=rotate90)
+            bodies = [rp.Box(**c, axis=axis, rotate90=rotate90) for c in cases]
+            assert_rows_are_the_bodies(result, bodies)
+
+
+def test_row_indexing_and_slices() -> None:
+    dims = random_cones(10, seed=50)
+    result = batch.cone(**dims, axis=random_axes(10, seed=51))
+    part = result[2:7:2]
+    assert isinstance(part, batch.BatchMassProperties) and len(part) == 3
+    for name in (*EXACT, "error_codes", "canonical_moments", "rotation_from_canonical"):
+        assert same_bits(getattr(part, name), getattr(result, name)[2:7:2]), name
+    assert same_bits(part[1].inertia, result[4].inertia)
+    chosen = result[np.array([9, 0])]
+    assert same_bits(chosen.mass, result.mass[[9, 0]])
+    assert same_bits(result[-1].inertia, result.inertia[9])
+    with pytest.raises(TypeError):
+        result[True]
+    with pytest.raises(TypeError):
+        result[1, 2]
+    with pytest.raises(IndexError):
+        result[10]
+    with pytest.raises(IndexError):
+        result[np.array([11])]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_mass_errors_match_the_scalar_path(engine: str) -> None:
+    for two in ({"material": "steel", "mass": 2.0}, {"density": 1000.0, "mass": 2.0}):
+        with pytest.raises(rp.ParameterError) as scalar:
+            rp.Cone(**two)
+        with pytest.raises(rp.ParameterError) as info:
+            batch.cone(**two, engine=engine)
+        assert (info.value.parameter, info.value.rule) == (
+            scalar.value.parameter,
+            scalar.value.rule,
+        )
+        assert info.value.parameter == "mass" and "give only one of" in info.value.rule
+    for bad in (0.0, -1.0, math.nan, math.inf):
+        with pytest.raises(rp.ParameterError) as scalar:
+            rp.Cone(mass=bad)
+        with pytest.raises(rp.ParameterError) as info:
+            batch.cone(mass=[1.0, 2.0, bad, 3.0], engine=engine)
+        assert info.value.index == 2
+        assert (info.value.parameter, info.value.rule) == ("mass", scalar.value.rule)
+        assert info.value.rule == rp.Cone.spec.all_rules[rp.Cone.spec.common_code("mass") - 1].text
+        masked = batch.cone(mass=[1.0, bad], on_invalid="mask", engine=engine)
+        assert masked.valid.tolist() == [True, False]
+        assert np.isnan(masked.density[1]) and masked.density[0] > 0
+        assert masked.errors() == [(1, "mass", scalar.value.rule)]
+    # The shape's rules come first, as for one body.
+    with pytest.raises(rp.ParameterError) as scalar:
+        rp.Cone(radius_a=-1.0, mass=-1.0)
+    masked = batch.cone(radius_a=[0.4, -1.0], mass=-1.0, on_invalid="mask", engine=engine)
+    assert masked.errors()[1][1:] == (scalar.value.parameter, scalar.value.rule)
+    # A mass whose density float64 cannot hold: unrepresentable, named as the scalar path does.
+    with pytest.raises(rp.ParameterError) as scalar:
+        rp.Cone(length=1e-100, radius_a=1e-100, radius_b=1e-100, mass=1e300)
+    with pytest.raises(rp.ParameterError) as info:
+        batch.cone(length=[1.0, 1e-100], radius_a=[0.1, 1e-100], radius_b=[0.1, 1e-100],
+                   mass=1e300, engine=engine)  # fmt: skip
+    assert info.value.index == 1
+    assert (info.value.parameter, info.value.rule) == (scalar.value.parameter, scalar.value.rule)
+
+
+def test_mass_with_units_and_dask() -> None:
+    result = batch.box(length=[1.0, 2.0], mass=["3 kg", "4000 g"])
+    assert result.mass.tolist() == [3.0, 4.0]
+    assert same_bits(result.inertia[1], rp.Box(length=2.0, mass="4 kg").inertia)
+    dims = random_boxes(500, seed=60)
+    masses = np.random.default_rng(61).uniform(1.0, 2.0, 500)
+    eager = batch.box(**dims, mass=masses, rotate90=True)
+    lazy = batch.box(**dims, mass=da.from_array(masses, chunks=128), rotate90=True)
+    assert lazy.lazy
+    done = lazy.compute()
+    for name in (*EXACT, "error_codes"):
+        assert same_bits(getattr(done, name), getattr(eager, name)), name
+        assert same_bits(np.asarray(getattr(lazy, name)), getattr(eager, name)), name
+    assert same_bits(lazy[7].inertia, eager[7].inertia)
+
+
+def test_dask_per_row_frames_and_principal_axes() -> None:
+    n = 700
+    dims = random_boxes(n, seed=62)
+    axes = random_axes(n, seed=63)
+    rotate90 = np.random.default_rng(64).random(n) < 0.5
+    eager = batch.box(**dims, axis=axes, rotate90=rotate90)
+    lazy = batch.box(**dims, axis=da.from_array(axes, chunks=(100, 3)), rotate90=rotate90)
+    for name in ("principal_moments", "principal_axes", "rotation_from_canonical"):
+        assert isinstance(getattr(lazy, name), da.Array), name
+        assert getattr(lazy, name).shape == getattr(eager, name).shape, name
+        assert same_bits(getattr(lazy, name).compute(), getattr(eager, name)), name
+    assert same_bits(lazy[123].principal_axes, eager[123].principal_axes)
+
+
+# A throwaway tier-1 shape of two dimensions (a solid rod), never registered: the kernel is
+# generic in the number of dimensions.
+
+ROD_RULES = (
+    rp.shapes.Rule("length", "must be positive and finite (m)"),
+    rp.shapes.Rule("radius", "must be positive and finite (m)"),
+)
+ROD_LENGTH_POSITIVE, ROD_RADIUS_POSITIVE = rp.shapes.rule_codes(ROD_RULES)
+
+
+def rod_check(length: float, radius: float) -> int:
+    code = 0 if 0.0 < radius < math.inf else ROD_RADIUS_POSITIVE
+    return code if 0.0 < length < math.inf else ROD_LENGTH_POSITIVE
+
+
+def rod_area(radius: float) -> float:  # a helper: compiled too
+    return math.pi * radius * radius
+
+
+def rod_closed_form(
+    length: float, radius: float, density: float
+) -> tuple[float, float, float, float, float, float]:
+    volume = rod_area(radius) * length
+    mass = density * volume
+    axial = mass * radius * radius / 2.0
+    transverse = mass * (3.0 * radius * radius + length * length) / 12.0
+    return volume, mass, 0.5 * length, axial, transverse, transverse
+
+
+def rod_spec() -> rp.shapes.ShapeSpec:
+    return rp.shapes.ShapeSpec(
+        name="rod_for_tests",
+        summary="a solid rod (test only)",
+        params=(
+            rp.shapes.Param("length", 1.0, "extent along the axis (m)"),
+            rp.shapes.Param("radius", 0.01, "radius (m)"),
+        ),
+        rules=ROD_RULES,
+        check=rod_check,
+        closed_form=rod_closed_form,
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_dimension_shape_compiles_and_matches_its_closed_form(engine: str) -> None:
+    spec = rod_spec()
+    from rigidparts.shapes import SHAPES
+
+    assert spec.name not in SHAPES
+    rod = batch.batch_function(spec)
+    assert list(__import__("inspect").signature(rod).parameters)[:3] == [
+        "length",
+        "radius",
+        "axis",
+    ]
+    n = 1000
+    rng = np.random.default_rng(70)
+    length = 10.0 ** rng.uniform(-3, 2, n)
+    radius = 10.0 ** rng.uniform(-9, 0, n)
+    density = rng.uniform(100.0, 20000.0, n)
+    masses = rng.uniform(0.1, 10.0, n)
+    result = rod(length=length, radius=radius, density=density, engine=engine)
+    by_mass = rod(length=length, radius=radius, mass=masses, engine=engine)
+    for i in range(n):
+        v, m, com_x, *moments = rod_closed_form(float(length[i]), float(radius[i]), density[i])
+        assert same_bits(result.volume[i], v) and same_bits(result.mass[i], m), i
+        assert same_bits(result.center_of_mass[i], [com_x, 0.0, 0.0]), i
+        assert same_bits(result.canonical_moments[i], moments), i
+        assert same_bits(result.inertia[i], np.diag(moments)), i
+        rho = float(masses[i]) / rod_closed_form(float(length[i]), float(radius[i]), 1.0)[0]
+        v, _, com_x, *moments = rod_closed_form(float(length[i]), float(radius[i]), rho)
+        assert same_bits(by_mass.density[i], rho) and same_bits(by_mass.mass[i], masses[i]), i
+        assert same_bits(by_mass.canonical_moments[i], moments), i
+    with pytest.raises(rp.ParameterError) as info:
+        rod(length=[1.0, 1.0, 2.0], radius=[0.1, 0.2, -0.1], engine=engine)
+    assert (info.value.parameter, info.value.index) == ("radius", 2)
+    assert info.value.rule == "must be positive and finite (m)"
+
+
+def test_kernel_builder_takes_any_tier1_spec() -> None:
+    if batch._numba is None:
+        pytest.skip("numba is not installed")
+    spec = rod_spec()
+    kernel = batch._numba.build_kernel(spec)
+    assert kernel.__name__ == "rod_for_tests_rows_unregistered"
+    assert batch._numba.kernel_for(spec) is batch._numba.kernel_for(spec)

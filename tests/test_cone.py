@@ -159,7 +159,8 @@ DENSITIES = (1.0, 7860.0, 1e8)
 
 
 def _library(dims: tuple[float, ...], density: float) -> dict[str, float]:
-    body = rp.Cone(**dict(zip(cone_kernel.SPEC.parameter_names, dims, strict=True)), density=density)
+    names = cone_kernel.SPEC.parameter_names
+    body = rp.Cone(**dict(zip(names, dims, strict=True)), density=density)
     return {
         "volume": body.volume,
         "mass": body.mass,

@@ -4,6 +4,7 @@ the file, atomic writes. (Loading in the real engines: test_export_engines.py.)"
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -12,9 +13,14 @@ import numpy as np
 import pytest
 
 import rigidparts as rp
-from rigidparts.cli import main
-from rigidparts.export import format_from_suffix
+from rigidparts.commands import main
+from rigidparts.export import export, format_from_suffix
+from rigidparts.export._common import body_geometry, exported_inertia
+from rigidparts.export.mjcf import to_mjcf
+from rigidparts.export.sdf import to_sdf
+from rigidparts.export.urdf import to_urdf
 from rigidparts.model import Model, load_model
+from rigidparts.shapes import SHAPES, Param, Primitive, Rule, ShapeSpec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -42,6 +48,69 @@ def awkward_model() -> Model:
     return model
 
 
+# -- throwaway shapes (built here, never registered): a ball and a box with radial frames -----
+
+
+def _pebble_check(radius: float) -> int:
+    return 0 if 0.0 < radius < math.inf else 1
+
+
+def _pebble_closed_form(radius: float, density: float):
+    volume = 4.0 / 3.0 * math.pi * radius**3
+    mass = density * volume
+    moment = 0.4 * mass * radius * radius
+    return volume, mass, 0.0, moment, moment, moment
+
+
+PEBBLE = ShapeSpec(
+    name="pebble",
+    summary="a solid ball (test only)",
+    params=(Param("radius", 0.1, "radius (m)"),),
+    rules=(Rule("radius", "must be positive and finite (m)"),),
+    check=_pebble_check,
+    closed_form=_pebble_closed_form,
+    axis=False,
+    end_frame=None,
+    extra_frames=None,
+    primitive=lambda dims: Primitive("sphere", (dims["radius"],), (0.0, 0.0, 0.0)),
+)
+
+
+class Pebble(rp.Component):
+    """A ball whose native primitive is a sphere: frame_a at its centre."""
+
+    spec = PEBBLE
+
+    def __init__(self, **kwargs) -> None:
+        self._build({**PEBBLE.signature_defaults(), **kwargs})
+
+
+#: The box's specification with radial extra frames (``(radius, angle)`` pairs, rotated).
+SPINNER = dataclasses.replace(SHAPES["box"], name="spinner", extra_frames="radial")
+
+
+class Spinner(rp.Component):
+    spec = SPINNER
+
+    def __init__(self, **kwargs) -> None:
+        self._build({**SPINNER.signature_defaults(), **kwargs})
+
+
+def rotated_frames_model() -> Model:
+    """Frames with rotations (a hinge held at one of them), a sphere, bodies given by mass."""
+    model = Model("rotated")
+    model.add_body("spinner", Spinner(length=0.3, width=0.05, height=0.08, axis=(1, 2, 3),
+                                      extra_frames=[(0.1, "30 deg"), (0.05, 2.5)]))  # fmt: skip
+    model.add_body("pebble", Pebble(radius=0.04, mass="2.5 kg"))
+    model.add_body("cone", rp.Cone(length=0.2, radius_a=0.03, radius_b=0.01, axis=(0, 1, 0),
+                                   mass=0.75))  # fmt: skip
+    model.add_joint("pivot", "revolute", "world", "spinner.frame_c1", axis=(0, 0, 1),
+                    position=(0, 0, 1))  # fmt: skip
+    model.add_joint("knob", "fixed", "spinner.frame_c2", "pebble")
+    model.add_joint("tilt", "revolute", "spinner.frame_b", "cone", axis=(1, 0, 0))
+    return model
+
+
 def test_format_from_suffix():
     assert [format_from_suffix(f"m{s}") for s in (".xml", ".MJCF", ".urdf", ".sdf")] == [
         "mjcf", "mjcf", "urdf", "sdf",
@@ -54,7 +123,7 @@ def test_format_from_suffix():
 
 
 def test_mjcf_compiler_never_lets_mujoco_touch_the_inertia():
-    root = ET.fromstring(awkward_model().to_mjcf())
+    root = ET.fromstring(to_mjcf(awkward_model()))
     compiler = root.find("compiler").attrib
     assert compiler["inertiafromgeom"] == "false"
     assert compiler["balanceinertia"] == "false"
@@ -66,7 +135,7 @@ def test_mjcf_compiler_never_lets_mujoco_touch_the_inertia():
 
 def test_mjcf_inertials_are_the_exact_principal_form():
     model = awkward_model()
-    root = ET.fromstring(model.to_mjcf())
+    root = ET.fromstring(to_mjcf(model))
     for name, body in model.bodies.items():
         element = root.find(f".//body[@name='{name}']")
         inertial = element.find("inertial").attrib
@@ -85,14 +154,14 @@ def test_mjcf_inertials_are_the_exact_principal_form():
 
 
 def test_mjcf_full_precision_is_repr_not_6_digits():
-    text = awkward_model().to_mjcf()
+    text = to_mjcf(awkward_model())
     bar = rp.Box(length=1 / 3, width=0.1 / 7, height=0.2 / 3, axis=(1, 2, 3), density=2700.1)
     assert repr(bar.mass) in text and len(repr(bar.mass)) >= 16
 
 
 def test_mjcf_joints_sites_geoms_and_keyframe():
     model = awkward_model()
-    root = ET.fromstring(model.to_mjcf())
+    root = ET.fromstring(to_mjcf(model))
     bar = root.find(".//body[@name='bar']")
     hinge = bar.find("joint").attrib
     assert hinge["type"] == "hinge"
@@ -121,7 +190,7 @@ def test_mjcf_native_box_and_cylinder_sizes():
     model.add_body("cyl", rp.Cone(length=0.4, radius_a=0.03, radius_b=0.03, axis=(0, 1, 0)))
     model.add_joint("j", "fixed", "world", "box")
     model.add_joint("k", "fixed", "box.frame_b", "cyl")
-    root = ET.fromstring(model.to_mjcf())
+    root = ET.fromstring(to_mjcf(model))
     box = root.find(".//geom[@name='box']").attrib
     # axis -z: the height lies along x, the width along y (the axis rule): half extents
     assert numbers(box["size"]) == [0.1, 0.05, 0.25] and "quat" not in box
@@ -144,7 +213,7 @@ def test_mjcf_relaxes_a_flat_plate_by_an_ulp_only():
     model = Model()
     model.add_body("plate", plate)
     model.add_joint("j", "revolute", "world", "plate", axis=(1, 0, 0))
-    written = numbers(ET.fromstring(model.to_mjcf()).find(".//inertial").get("diaginertia"))
+    written = numbers(ET.fromstring(to_mjcf(model)).find(".//inertial").get("diaginertia"))
     assert written[:2] == [i1, i2] and written[2] == i1 + i2
     assert abs(written[2] - i3) <= 4 * math.ulp(i3)
 
@@ -154,7 +223,7 @@ def test_mjcf_relaxes_a_flat_plate_by_an_ulp_only():
 
 def test_urdf_inertial_at_the_centre_of_mass_in_link_axes():
     model = awkward_model()
-    root = ET.fromstring(model.to_urdf())
+    root = ET.fromstring(to_urdf(model))
     for name, body in model.bodies.items():
         inertial = root.find(f"link[@name='{name}']/inertial")
         origin = inertial.find("origin").attrib
@@ -172,7 +241,7 @@ def test_urdf_inertial_at_the_centre_of_mass_in_link_axes():
 
 def test_urdf_structure_frames_and_mujoco_extension():
     model = awkward_model()
-    root = ET.fromstring(model.to_urdf())
+    root = ET.fromstring(to_urdf(model))
     compiler = root.find("mujoco/compiler").attrib
     assert compiler["fusestatic"] == "false" and compiler["discardvisual"] == "false"
     assert compiler["strippath"] == "false" and compiler["inertiafromgeom"] == "false"
@@ -208,11 +277,11 @@ def test_urdf_floating_and_the_ball_joint_it_cannot_hold():
     model.add_joint("float", "free", "world", "b")
     model.add_joint("ball", "ball", "b.frame_b", "c")
     with pytest.raises(rp.ModelError, match=r"URDF has no ball joint.*'ball'.*MJCF or SDF"):
-        model.to_urdf()
+        to_urdf(model)
     model = Model("f")
     model.add_body("b", rp.Box())
     model.add_joint("float", "free", "world", "b")
-    assert ET.fromstring(model.to_urdf()).find("joint[@name='float']").get("type") == "floating"
+    assert ET.fromstring(to_urdf(model)).find("joint[@name='float']").get("type") == "floating"
 
 
 # -- SDF -------------------------------------------------------------------------------------
@@ -220,7 +289,7 @@ def test_urdf_floating_and_the_ball_joint_it_cannot_hold():
 
 def test_sdf_links_frames_and_joints():
     model = awkward_model()
-    root = ET.fromstring(model.to_sdf())
+    root = ET.fromstring(to_sdf(model))
     assert root.get("version") == "1.9"
     poses = model.body_poses(model.zero_positions())
     for name, body in model.bodies.items():
@@ -249,10 +318,107 @@ def test_sdf_a_free_body_has_no_joint():
     model.add_body("c", rp.Box())
     model.add_joint("float", "free", "world", "b", position=(0, 0, 2))
     model.add_joint("ball", "ball", "b.frame_b", "c")
-    root = ET.fromstring(model.to_sdf())
+    root = ET.fromstring(to_sdf(model))
     assert [j.get("name") for j in root.iter("joint")] == ["ball"]
     assert root.find("model/joint").get("type") == "ball"
     assert numbers(root.find("model/link[@name='b']/pose").text) == [0, 0, 2, 0, 0, 0]
+
+
+# -- geometry from the registry, spheres, rotated frames, bodies given by mass --------------
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_geometry_is_the_specifications_primitive_placed_in_frame_a(name):
+    spec = SHAPES[name]
+    if spec.primitive is None:
+        pytest.skip("no native primitive")
+    body = rp.body_class(name)(**({"axis": (0, 1, 1)} if spec.axis else {}))
+    primitive = spec.primitive(body.dimensions)
+    geometry = body_geometry(body)
+    if primitive is None:
+        assert geometry.kind == "mesh"
+        return
+    assert geometry.kind == primitive.kind
+    r_ac = body.rotation_from_canonical
+    np.testing.assert_allclose(geometry.position, r_ac @ primitive.center, atol=1e-16)
+    if primitive.kind == "cylinder":  # C's x (the cylinder's axis) is the geometry's z
+        np.testing.assert_allclose(geometry.rotation[:, 2], r_ac[:, 0], atol=1e-16)
+        assert geometry.size == primitive.size
+    elif primitive.kind == "box":  # the extents along C's axes, turned with them
+        np.testing.assert_allclose(np.abs(geometry.rotation @ np.diag(geometry.size)),
+                                   np.abs(r_ac @ np.diag(primitive.size)), atol=1e-16)  # fmt: skip
+
+
+def test_a_sphere_is_native_in_every_format():
+    model = Model("ball")
+    model.add_body("pebble", Pebble(radius=0.04, density=1000.0))
+    model.add_joint("float", "free", "world", "pebble", position=(0, 0, 1))
+    geom = ET.fromstring(to_mjcf(model)).find(".//geom[@name='pebble']").attrib
+    assert geom["type"] == "sphere" and numbers(geom["size"]) == [0.04]
+    assert numbers(geom["pos"]) == [0, 0, 0] and "quat" not in geom
+    urdf = ET.fromstring(to_urdf(model))
+    for tag in ("visual", "collision"):
+        assert urdf.find(f"link[@name='pebble']/{tag}/geometry/sphere").get("radius") == "0.04"
+    sdf = ET.fromstring(to_sdf(model))
+    radii = [float(r.text) for r in sdf.iter("radius")]
+    assert radii == [0.04, 0.04] and not list(sdf.iter("mesh"))
+
+
+def test_rotated_frames_are_written_with_their_rotations():
+    from scipy.spatial.transform import Rotation
+
+    model = rotated_frames_model()
+    frames = model.bodies["spinner"].frames
+    turned = [name for name, frame in frames.items() if not np.array_equal(frame.rotation,
+                                                                           np.eye(3))]  # fmt: skip
+    assert turned == ["frame_c1", "frame_c2"]
+    sites = {s.get("name"): s for s in ET.fromstring(to_mjcf(model)).iter("site")}
+    urdf = {j.get("name"): j for j in ET.fromstring(to_urdf(model)).findall("joint")}
+    sdf = {f.get("name"): f for f in ET.fromstring(to_sdf(model)).iter("frame")}
+    for name in turned:
+        frame = frames[name]
+        w, x, y, z = numbers(sites[f"spinner.{name}"].get("quat"))
+        np.testing.assert_allclose(Rotation.from_quat([x, y, z, w]).as_matrix(), frame.rotation,
+                                   atol=1e-15)  # fmt: skip
+        pose = numbers(sdf[f"spinner.{name}"].find("pose").text)
+        assert pose[:3] == frame.position.tolist()
+        np.testing.assert_allclose(Rotation.from_euler("xyz", pose[3:]).as_matrix(),
+                                   frame.rotation, atol=1e-15)  # fmt: skip
+    # frame_c2 hangs from the body's link; frame_c1 holds the hinge, the body hangs from it
+    origin = urdf["spinner.frame_c2"].find("origin").attrib
+    assert numbers(origin["xyz"]) == frames["frame_c2"].position.tolist()
+    np.testing.assert_allclose(Rotation.from_euler("xyz", numbers(origin["rpy"])).as_matrix(),
+                               frames["frame_c2"].rotation, atol=1e-15)  # fmt: skip
+    hang = urdf["spinner.frame_c1"]
+    assert hang.find("child").get("link") == "spinner"
+    r_hang = Rotation.from_euler("xyz", numbers(hang.find("origin").get("rpy"))).as_matrix()
+    np.testing.assert_allclose(r_hang, frames["frame_c1"].rotation.T, atol=1e-15)
+
+
+def test_bodies_given_by_mass_export_like_any_other():
+    model = rotated_frames_model()
+    mjcf, urdf, sdf = (ET.fromstring(f(model)) for f in (to_mjcf, to_urdf, to_sdf))
+    for name, given in (("pebble", 2.5), ("cone", 0.75)):
+        body = model.bodies[name]
+        assert body.mass == given
+        inertial = mjcf.find(f".//body[@name='{name}']/inertial").attrib
+        assert float(inertial["mass"]) == given
+        assert numbers(inertial["diaginertia"]) == body.principal_moments.tolist()
+        assert float(urdf.find(f"link[@name='{name}']/inertial/mass").get("value")) == given
+        izz = urdf.find(f"link[@name='{name}']/inertial/inertia").get("izz")
+        assert float(izz) == body.inertia[2, 2]
+        assert float(sdf.find(f"model/link[@name='{name}']/inertial/mass").text) == given
+
+
+def test_exported_inertia_keeps_a_margin_only_at_the_triangle_edge():
+    plate = rp.Box(length=9.716916376527109e-10, width=0.10673527790199387,
+                   height=0.11732762412700279, axis=(0, 1, 1))  # fmt: skip
+    raised = exported_inertia(plate)
+    moments = np.linalg.eigvalsh(raised)
+    assert rp.inertia.invalidity_report(moments, tolerance=-32 * np.finfo(float).eps) is None
+    assert np.max(np.abs(raised - plate.inertia)) <= 1e-13 * np.trace(plate.inertia)
+    box = rp.Box(axis=(1, 2, 3))
+    assert np.array_equal(exported_inertia(box), box.inertia)
 
 
 # -- files -----------------------------------------------------------------------------------
@@ -264,7 +430,7 @@ def test_files_and_meshes_beside_them(tmp_path, suffix):
 
     model = awkward_model()
     path = tmp_path / f"robot{suffix}"
-    text = model.export(path)
+    text = export(model, path)
     assert path.read_text(encoding="utf-8") == text
     folder = tmp_path / "robot_meshes"
     assert sorted(p.name for p in folder.iterdir()) == ["tip.obj", "tube.obj"]
@@ -286,14 +452,14 @@ def test_a_failed_export_leaves_the_old_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(rp.Component, "mesh", broken)
     with pytest.raises(RuntimeError):
-        awkward_model().to_urdf(path)
+        to_urdf(awkward_model(), path)
     assert path.read_text(encoding="utf-8") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["robot.urdf"]
 
 
 def test_inline_meshes_without_a_path_load_in_mujoco():
     mujoco = pytest.importorskip("mujoco")
-    text = awkward_model().to_mjcf()
+    text = to_mjcf(awkward_model())
     assert "vertex=" in text and "file=" not in text
     assert mujoco.MjModel.from_xml_string(text).nmesh == 2
 
@@ -307,7 +473,7 @@ def test_cli_export_writes_what_the_library_writes(tmp_path, capsys, fmt):
     assert f"wrote {out}" in capsys.readouterr().out
     model = load_model(EXAMPLES / "pendulum.toml")
     (tmp_path / "lib").mkdir()
-    expected = getattr(model, f"to_{fmt}")(tmp_path / "lib" / "pendulum.model")
+    expected = export(model, tmp_path / "lib" / "pendulum.model", fmt)
     assert out.read_text(encoding="utf-8") == expected
     assert (tmp_path / "cli" / "pendulum_meshes" / "bob.obj").read_bytes() == (
         tmp_path / "lib" / "pendulum_meshes" / "bob.obj"

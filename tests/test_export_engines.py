@@ -19,7 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigidparts as rp
+from rigidparts.export import export
+from rigidparts.export.mjcf import to_mjcf
+from rigidparts.export.urdf import to_urdf
 from rigidparts.model import Model, load_model
+from test_export import rotated_frames_model
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TOLERANCE = 1e-12
@@ -91,12 +95,14 @@ MODELS = {
     "double_pendulum": lambda: load_model(EXAMPLES / "double_pendulum.toml"),
     "serial_arm": lambda: load_model(EXAMPLES / "serial_arm.toml"),
     "traps": traps,
+    "rotated": rotated_frames_model,  # frames with rotations, a sphere, bodies given by mass
 }
 MOVES = {  # joint positions away from zero, to check each engine's joint conventions
     "pendulum": {"hinge": 0.4},
     "double_pendulum": {"shoulder": 0.4, "elbow": -1.1},
     "serial_arm": {"shoulder": 0.3, "elbow": -0.4, "wrist": 1.3},
     "traps": {"shoulder": 0.7, "elbow": -0.9, "slide": 0.05},
+    "rotated": {"pivot": 0.8, "tilt": -0.6},
 }
 
 
@@ -114,7 +120,7 @@ def exported(tmp_path_factory):
             ):
                 continue
             paths[fmt] = folder / f"{name}{suffix}"
-            model.export(paths[fmt])
+            export(model, paths[fmt])
         out[name] = (model, paths)
     return out
 
@@ -183,6 +189,17 @@ def test_mujoco_moves_the_bodies_as_the_model_does(exported, name):
         full = model.joint_positions(q)
         for body, (r, p) in model.body_poses(full).items():
             assert_pose(r, p, data.body(body).xmat.reshape(3, 3), data.body(body).xpos, body)
+
+
+@pytest.mark.parametrize("fmt", ["mjcf", "urdf"])
+def test_mujoco_reads_the_given_mass_exactly(exported, fmt):
+    mujoco = pytest.importorskip("mujoco")
+    model, paths = exported["rotated"]
+    mj = mujoco.MjModel.from_xml_path(str(paths[fmt]))
+    assert mj.body("pebble").mass[0] == 2.5 and mj.body("cone").mass[0] == 0.75
+    assert model.bodies["pebble"].mass == 2.5
+    sphere = mj.geom("pebble" if fmt == "mjcf" else mj.body("pebble").geomadr[0])
+    assert sphere.type[0] == mujoco.mjtGeom.mjGEOM_SPHERE and sphere.size[0] == 0.04
 
 
 def test_the_traps_are_real(exported):
@@ -421,9 +438,9 @@ def test_any_two_bodies_arrive_exactly_in_mujoco_and_pinocchio(first, second, hi
     model.add_body("second", second)
     model.add_joint("hinge", "revolute", "world", "first.frame_c1", axis=hinge_axis)
     model.add_joint("weld", "fixed", "first.frame_b", "second.frame_com")
-    mj = mujoco.MjModel.from_xml_string(model.to_mjcf(sections=8))  # meshes embedded
+    mj = mujoco.MjModel.from_xml_string(to_mjcf(model, sections=8))  # meshes embedded
     assert mujoco_body_errors(mujoco, mj, model) <= TOLERANCE
-    pm = pin.buildModelFromXML(model.to_urdf(sections=8))  # kinematics only: no mesh files
+    pm = pin.buildModelFromXML(to_urdf(model, sections=8))  # kinematics only: no mesh files
     zero = model.zero_positions()
     world = model.body_mass_properties(zero)
     r, p = model.frame_poses(zero)["first.frame_c1"]

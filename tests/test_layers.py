@@ -150,10 +150,9 @@ def _string_literals(path: Path) -> set[str]:
     }  # fmt: skip
 
 
-#: Modules that may name a shape: its own specification module, its public class, the
-#: registry. Geometry kinds ("box", "cylinder", "sphere" primitives of the export formats) are
-#: not shapes: they are listed in Primitive.kind.
-PRIMITIVE_KINDS = {"box", "cylinder", "sphere"}
+#: Words that are shape names and also other things consumers must say: the native primitives
+#: of the export formats (``Primitive.kind``) and joint types (a ball joint).
+NOT_ONLY_SHAPES = {"box", "cylinder", "sphere", "ball"}
 
 
 @pytest.mark.parametrize(
@@ -165,7 +164,7 @@ PRIMITIVE_KINDS = {"box", "cylinder", "sphere"}
     ),
 )
 def test_no_consumer_names_a_shape(module: str) -> None:
-    names = set(SHAPES) - PRIMITIVE_KINDS
+    names = set(SHAPES) - NOT_ONLY_SHAPES
     found = sorted(_string_literals(MODULES[module]) & names)
     assert not found, f"{module} names the shape(s) {found}: read the registry instead"
 

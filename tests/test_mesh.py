@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rigidparts as rp
-from rigidparts import cli
+from rigidparts import commands
 from rigidparts.mesh import (
     MIN_RELATIVE_WALL,
     body_mesh,
@@ -513,22 +513,22 @@ def test_cli_mesh_writes_a_file_trimesh_reads(
     suffix: str,
 ) -> None:
     out = tmp_path / f"body{suffix}"
-    assert cli.main(["mesh", *args, "-o", str(out)]) == 0
+    assert commands.main(["mesh", *args, "-o", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
     loaded = trimesh.load(out, force="mesh")
     assert loaded.is_watertight
     shape = args[0]
-    parser_args = cli.build_parser().parse_args(
+    parser_args = commands.build_parser().parse_args(
         [shape, *[a for a in args[1:] if a not in ("--sections", "40")]]
     )
-    body = cli.body_from_args(shape, parser_args)
+    body = commands.body_from_args(shape, parser_args)
     assert loaded.volume == pytest.approx(body.volume * exact_factor, rel=1e-6)
 
 
 def test_cli_mesh_glb_and_ply(tmp_path: Path) -> None:
     for suffix in (".glb", ".ply"):
         out = tmp_path / f"b{suffix}"
-        assert cli.main(["mesh", "box", "--length", "2", "-o", str(out)]) == 0
+        assert commands.main(["mesh", "box", "--length", "2", "-o", str(out)]) == 0
         assert trimesh.load(out, force="mesh").volume == pytest.approx(2 * 0.1 * 0.2, rel=1e-6)
 
 
@@ -552,7 +552,7 @@ def test_cli_mesh_errors(
     words: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert cli.main(args) == 2
+    assert commands.main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:") and words in err[0]
     assert list(tmp_path.iterdir()) == []
@@ -563,9 +563,9 @@ def test_cli_mesh_warns_about_float32_thin_walls(
 ) -> None:
     out = tmp_path / "thin.stl"
     args = ["mesh", "cone", "--inner-radius-a", "0.399999999", "--inner-radius-b", "0.099999999"]
-    assert cli.main([*args, "-o", str(out)]) == 0
+    assert commands.main([*args, "-o", str(out)]) == 0
     assert "warning:" in capsys.readouterr().err
-    assert cli.main([*args, "-o", str(tmp_path / "thin.obj")]) == 0
+    assert commands.main([*args, "-o", str(tmp_path / "thin.obj")]) == 0
     assert "warning:" not in capsys.readouterr().err
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigidparts as rp
-from rigidparts.cli import main
+from rigidparts.commands import main
 from rigidparts.model import Model, load_model
 from rigidparts.model.toml_format import model_from_dict
 
@@ -78,7 +78,7 @@ def test_the_issue_example_equals_the_same_model_built_in_python(tmp_path):
     for name, body in expected.bodies.items():
         assert model.bodies[name].mass_properties.isclose(body.mass_properties, rtol=0)
     assert model.mass_properties().isclose(expected.mass_properties(), rtol=0)
-    assert Model.from_toml(tmp_path / "model.toml").joints["hinge"].initial[0] == 0.01
+    assert load_model(tmp_path / "model.toml").joints["hinge"].initial[0] == 0.01
 
 
 def test_every_joint_key_with_units(tmp_path):
@@ -208,6 +208,71 @@ def test_errors_name_the_line_and_the_item(tmp_path, old, new, parameter, line, 
     assert error.parameter == parameter
     assert error.line == line
     assert words in str(error)
+
+
+def test_the_keys_of_a_body_table_come_from_its_specification(tmp_path):
+    error = error_of(tmp_path, with_line(ISSUE_EXAMPLE, 'length = "1 m"', "radius_a = 1"))
+    assert error.parameter == "bodies.arm.radius_a" and error.line == 6
+    known = str(error).split("(known: ")[1]
+    assert known.rstrip(")").split(", ") == ["shape", *rp.SHAPES["box"].signature_defaults()]
+
+
+@pytest.mark.parametrize("mass", ["2.5", '"2.5 kg"', '"2500 g"'])
+def test_a_body_given_by_mass_round_trips(tmp_path, mass):
+    text = with_line(ISSUE_EXAMPLE, 'material = "aluminium"', f"mass = {mass}")
+    model = load_model(write(tmp_path, text))
+    arm = model.bodies["arm"]
+    assert arm.mass == 2.5 and arm.material is None
+    assert arm.mass_properties.isclose(
+        rp.Box(length=1.0, width=0.02, height=0.02, axis=(0, 0, -1), mass=2.5).mass_properties,
+        rtol=0,
+    )
+    data = model.to_dict()
+    assert data["bodies"]["arm"]["mass"] == 2.5 and "material" not in data["bodies"]["arm"]
+    rebuilt = model_from_dict(data)
+    assert rebuilt.bodies["arm"].mass == 2.5
+    assert rebuilt.mass_properties().isclose(model.mass_properties(), rtol=0)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "parameter", "line", "first"),
+    [
+        ('material = "aluminium"', 'material = "aluminium"\nmass = 2', "bodies.arm.mass", 11,
+         "material='aluminium'"),
+        ('material = "aluminium"', 'density = 2700\nmass = "2 kg"', "bodies.arm.mass", 11,
+         "density=2700"),
+        ('material = "steel"', 'density = 7000\nmaterial = "steel"', "bodies.bob.density", 17,
+         "material='steel'"),
+    ],
+)  # fmt: skip
+def test_two_of_material_density_and_mass_name_both(tmp_path, old, new, parameter, line, first):
+    error = error_of(tmp_path, with_line(ISSUE_EXAMPLE, old, new))
+    assert error.parameter == parameter and error.line == line
+    assert "give only one of material, density and mass" in str(error)
+    assert first in str(error)
+
+
+def test_radial_extra_frames_pass_through_as_pairs(tmp_path):
+    radial = [name for name, spec in rp.SHAPES.items() if spec.extra_frames == "radial"]
+    if not radial:
+        pytest.skip("no shape with radial extra frames is registered")
+    text = f"""\
+        [bodies.wheel]
+        shape = "{radial[0]}"
+        extra_frames = [[0.2, "30 deg"], ["50 mm", 1.5]]
+        [[joints]]
+        name = "axle"
+        type = "revolute"
+        parent = "world"
+        child = "wheel.frame_c1"
+        axis = [0, 0, 1]
+        """
+    wheel = load_model(write(tmp_path, text)).bodies["wheel"]
+    np.testing.assert_allclose(wheel.extra_frames, [(0.2, math.radians(30)), (0.05, 1.5)],
+                               rtol=1e-15)  # fmt: skip
+    assert not np.array_equal(wheel.frames["frame_c1"].rotation, np.eye(3))
+    error = error_of(tmp_path, text.replace('["50 mm", 1.5]', '["50 mm", "1 kg"]'))
+    assert error.parameter == "bodies.wheel.extra_frames[1].angle" and error.line == 3
 
 
 def test_an_unattached_body_is_named_with_its_table_line(tmp_path):

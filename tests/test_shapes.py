@@ -39,7 +39,7 @@ from rigidparts.shapes import (
 # -- the registry ------------------------------------------------------------------------------
 
 
-def test_registry_holds_the_seed_shapes_in_order() -> None:
+def test_registry_holds_the_shapes_in_order() -> None:
     assert {"box", "cone"} <= set(SHAPES)
     assert list(SHAPES) == sorted(SHAPES)
     for name, spec in SHAPES.items():
@@ -48,8 +48,9 @@ def test_registry_holds_the_seed_shapes_in_order() -> None:
 
 
 def test_unknown_shape_is_a_clear_error() -> None:
-    with pytest.raises(rp.ParameterError, match=r"shape='sphere': must be one of box, cone"):
+    with pytest.raises(rp.ParameterError) as info:
         get_shape("sphere")
+    assert str(info.value) == f"shape='sphere': must be one of {', '.join(SHAPES)}"
     with pytest.raises(rp.ParameterError, match="must be one of"):
         body_class("sphere")
 
@@ -202,7 +203,7 @@ def test_bad_mass(mass) -> None:
 
 
 def test_mass_whose_density_overflows_is_unrepresentable() -> None:
-    with pytest.raises(rp.ParameterError, match="not finite positive numbers"):
+    with pytest.raises(rp.ParameterError, match="beyond what float64 holds"):
         rp.Box(length=1e-300, width=1e-10, height=1e-10, mass=1.0)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import rigidparts as rp
-from rigidparts.cli import main
+from rigidparts.commands import main
 from rigidparts.model import Model, load_model
 
 mujoco = pytest.importorskip("mujoco")

@@ -28,16 +28,13 @@ from mpl_toolkits.mplot3d import Axes3D, proj3d
 from PIL import Image
 
 import rigidparts as rp
-from rigidparts import cli
+from rigidparts import commands
+from rigidparts.frames import Frame
 from rigidparts.model import Model, load_model
 from rigidparts.viz import animate as animation
-from rigidparts.viz.render import (
-    AXIS_COLORS,
-    inertia_ellipsoid,
-    new_axes,
-    plot_body,
-    plot_model,
-)
+from rigidparts.viz import new_axes, plot, plot_body, plot_model
+from rigidparts.viz.geometry import inertia_ellipsoid
+from rigidparts.viz.scene import AXIS_COLORS
 
 PENDULUM_TOML = """\
 name = "test_pendulum"
@@ -115,7 +112,7 @@ def projected(ax: Axes3D, point: np.ndarray) -> np.ndarray:
 
 def test_plot_body_returns_axes_with_labelled_frames_where_they_belong() -> None:
     cone = rp.Cone(length=1.0, radius_a=0.4, radius_b=0.1, axis=(0, 1, 1), extra_frames=[0.3])
-    ax = cone.plot()
+    ax = plot(cone)
     assert isinstance(ax, Axes3D)
     found = labels(ax)
     assert set(found) == {"frame_a", "frame_b", "frame_com", "frame_c1"}
@@ -146,7 +143,8 @@ def test_center_of_mass_marker_is_at_the_centre_of_mass() -> None:
 def test_plot_body_on_a_given_axes_and_options() -> None:
     ax = new_axes((400, 300), pyplot=False)
     box = rp.Box(inner_width=0.05, inner_height=0.1, material="aluminium")
-    out = box.plot(
+    out = plot(
+        box,
         ax=ax,
         inertia=True,
         labels=False,
@@ -220,19 +218,95 @@ def test_library_does_not_pick_a_backend_and_cli_imports_nothing_heavy() -> None
     code = textwrap.dedent(
         """
         import sys
-        import rigidparts.cli as cli
-        cli.build_parser()
+        import rigidparts.commands as commands
+        commands.build_parser()
         heavy = [m for m in ("matplotlib", "trimesh", "shapely", "PIL") if m in sys.modules]
         assert not heavy, heavy
         import matplotlib
         before = matplotlib.get_backend()
         import rigidparts as rp
-        rp.Cone().plot(sections=6)
+        import rigidparts.viz
+        rigidparts.viz.plot(rp.Cone(), sections=6)
         assert matplotlib.get_backend() == before, (before, matplotlib.get_backend())
         """
     )
     env = {**os.environ, "MPLBACKEND": "Agg"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_importing_viz_imports_no_matplotlib_and_a_missing_one_names_the_extra() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        import rigidparts.viz as viz
+        (viz.plot, viz.plot_body, viz.plot_model, viz.new_axes)  # the names load lazily
+        assert "matplotlib" not in sys.modules, "imported matplotlib"
+        import rigidparts as rp
+        sys.modules["matplotlib"] = None  # as if not installed
+        try:
+            viz.plot(rp.Cone())
+        except ImportError as exc:
+            message = str(exc)
+        else:
+            raise AssertionError("no ImportError")
+        assert "\\n" not in message and "pip install 'rigidparts[viz]'" in message, message
+        """
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_rotated_frame_triad_is_drawn_along_its_rotated_axes() -> None:
+    # R_AF: 30 deg about z, then 20 deg about y, then -50 deg about x (a frame turned as the
+    # radial frames of a disk are).
+    c, s = math.cos, math.sin
+    a, b, g = math.radians(30.0), math.radians(20.0), math.radians(-50.0)
+    r_z = np.array([[c(a), -s(a), 0], [s(a), c(a), 0], [0, 0, 1]])
+    r_y = np.array([[c(b), 0, s(b)], [0, 1, 0], [-s(b), 0, c(b)]])
+    r_x = np.array([[1, 0, 0], [0, c(g), -s(g)], [0, s(g), c(g)]])
+    r_af = r_z @ r_y @ r_x
+    origin = np.array([0.5, 0.1, 0.0])
+
+    class TurnedFrame(rp.Cone):
+        @property
+        def frames(self) -> dict:
+            return {**super().frames, "frame_t": Frame(position=origin, rotation=r_af)}
+
+    length = 0.3
+    ax = plot(
+        TurnedFrame(), ax=new_axes((400, 300), pyplot=False), triad_length=length, labels=False
+    )
+    ax.figure.canvas.draw()  # projects the 3-D segments to the screen
+
+    def drawn(segments: list, start: np.ndarray, end: np.ndarray) -> bool:
+        ends = {tuple(np.round(projected(ax, p), 9)) for p in (start, end)}
+        return any({tuple(np.round(p, 9)) for p in seg} == ends for seg in segments)
+
+    for k, name in enumerate("xyz"):
+        (arrows,) = [c for c in ax.collections if c.get_gid() == f"triad_{name}"]
+        segments = arrows.get_segments()
+        # The shaft runs from the frame's origin along R_AF's column k, not along e_k.
+        assert drawn(segments, origin, origin + length * r_af[:, k]), name
+        assert not drawn(segments, origin, origin + length * np.eye(3)[:, k]), name
+        # The identity frames' triads are there too, along frame_a's axes.
+        assert drawn(segments, np.zeros(3), length * np.eye(3)[:, k]), name
+
+
+def test_plot_draws_a_body_or_a_model_and_refuses_anything_else() -> None:
+    model = Model("swing")
+    model.add_body("arm", rp.Box(length=1.0, width=0.05, height=0.05, axis=(0, 0, -1)))
+    model.add_joint("hinge", "revolute", "world", "arm.frame_a", axis=(0, 1, 0))
+    model.add_body("bob", rp.Cone(length=0.2, radius_a=0.05, radius_b=0.0, axis=(0, 0, -1)))
+    model.add_joint("knuckle", "ball", "arm.frame_b", "bob.frame_a")
+    ax = plot(model, ax=new_axes((400, 300), pyplot=False), q={"hinge": math.pi / 2})
+    np.testing.assert_allclose(labels(ax)["arm.frame_b"], [-1.0, 0.0, 0.0], atol=0.1)
+    assert "swing" in ax.get_title()
+    # The ball joint (no axis) is a ring at its origin, arm.frame_b.
+    (ring,) = [c for c in ax.collections if c.get_gid() == "joint_ball"]
+    ax.figure.canvas.draw()
+    np.testing.assert_allclose(ring.get_offsets()[0], projected(ax, [-1.0, 0, 0]), atol=1e-9)
+    with pytest.raises(rp.ParameterError) as info:
+        plot("cone", ax=new_axes((200, 200), pyplot=False))
+    assert info.value.parameter == "target"
 
 
 # -- plot_model -----------------------------------------------------------------------------------
@@ -318,25 +392,25 @@ def picture_checks(path: Path, size: tuple[int, int]) -> None:
 )
 def test_cli_view_body(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list) -> None:
     out = tmp_path / "body.png"
-    assert cli.main(["view", *args, "-o", str(out)]) == 0
+    assert commands.main(["view", *args, "-o", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
     picture_checks(out, (1200, 900))
 
 
 def test_cli_view_model_and_size(tmp_path: Path, model_file: Path) -> None:
     out = tmp_path / "model.png"
-    assert cli.main(["view", str(model_file), "-o", str(out), "--size", "800x600"]) == 0
+    assert commands.main(["view", str(model_file), "-o", str(out), "--size", "800x600"]) == 0
     picture_checks(out, (800, 600))
 
 
 def test_cli_view_help_shows_both_usages(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        cli.main(["view", "--help"])
+        commands.main(["view", "--help"])
     assert info.value.code == 0
     text = capsys.readouterr().out
     assert "rigidparts view box" in text and "MODEL.toml" in text
     with pytest.raises(SystemExit):
-        cli.main(["view", "cone", "--help"])
+        commands.main(["view", "cone", "--help"])
     assert "--inner-radius-a" in capsys.readouterr().out
 
 
@@ -360,7 +434,7 @@ def test_cli_view_errors(
     words: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert cli.main(args) == 2
+    assert commands.main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:") and words in err[0]
     assert list(tmp_path.iterdir()) == []
@@ -369,7 +443,7 @@ def test_cli_view_errors(
 def test_cli_view_bad_model_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(PENDULUM_TOML.replace("length = 0.8", "length = -0.8"), encoding="utf-8")
-    assert cli.main(["view", str(bad), "-o", str(tmp_path / "x.png")]) == 2
+    assert commands.main(["view", str(bad), "-o", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "length" in err
     assert not (tmp_path / "x.png").exists()
@@ -457,7 +531,8 @@ def test_simulate_animate_end_to_end(tmp_path: Path, model_file: Path) -> None:
     pytest.importorskip("rigidparts.sim")
     pytest.importorskip("mujoco")
     out = tmp_path / "run.gif"
-    code = cli.main(["simulate", str(model_file), "--duration", "0.2", "--animate", str(out), "-q"])
+    argv = ["simulate", str(model_file), "--duration", "0.2", "--animate", str(out), "-q"]
+    code = commands.main(argv)
     assert code == 0
     gif = Image.open(out)
     assert gif.n_frames == 6  # 0.2 s at 25 frames per second, both ends

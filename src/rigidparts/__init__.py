@@ -13,7 +13,7 @@ only numpy. The rest loads on first use, one obvious way each: ``rp.batch`` (num
 from importlib import import_module
 from typing import Any
 
-from .bodies import Box, Cone, body_class
+from .bodies import Ball, Box, Cone, Cylinder, Disk, IBeam, Linkage, body_class
 from .component import Component
 from .errors import ModelError, ParameterError
 from .frames import Frame
@@ -23,11 +23,16 @@ from .shapes import SHAPES
 __all__ = [
     "INERTIA_TOLERANCE",
     "SHAPES",
+    "Ball",
     "Box",
     "Component",
     "Cone",
+    "Cylinder",
+    "Disk",
     "Frame",
+    "IBeam",
     "Joint",
+    "Linkage",
     "MassProperties",
     "Model",
     "ModelError",

@@ -101,6 +101,12 @@ def resolve_density(material: Any, density: Any, mass: Any) -> tuple[float, str 
     return found.density, found.name, False
 
 
+def _divide(numerator: float, denominator: float) -> float:
+    """``numerator / denominator`` as float64 divides (inf for a volume that underflowed to 0,
+    as in the compiled batch path), not Python's ZeroDivisionError."""
+    return numerator / denominator if denominator != 0.0 else math.inf
+
+
 class _cached:
     """``functools.cached_property`` without Python 3.11's per-access lock (a body's results
     are read on the per-body hot path): computed on first access, then a plain attribute."""
@@ -154,23 +160,23 @@ class Component:
             shown = arguments["density"] if material_name is None else rho
             raise ParameterError("density", shown, "must be positive and finite (kg/m^3)")
 
-        frame, rotate90, explicit = self._axis_frame(arguments)
+        frame, axis, rotate90, explicit = self._axis_frame(arguments)
         extra = self._extra_frames(arguments.get("extra_frames", ()))
 
         if spec.closed_form is not None:
             if by_mass:  # density = mass / volume; the mass is kept exactly as given
-                rho = given_mass / spec.closed_form(*si.values(), 1.0)[0]
+                rho = _divide(given_mass, spec.closed_form(*si.values(), 1.0)[0])
             volume, mass, com_x, i_xx, i_yy, i_zz = spec.closed_form(*si.values(), rho)
             mass = given_mass if by_mass else mass
             moments = (i_xx, i_yy, i_zz)
             canonical = None
         else:
             if by_mass:
-                rho = given_mass / spec.general_form(si, 1.0)[0]
+                rho = _divide(given_mass, spec.general_form(si, 1.0)[0])
             volume, canonical = spec.general_form(si, rho)
             mass = given_mass if by_mass else canonical.mass
             com_x, moments = math.nan, tuple(np.diag(canonical.inertia))
-        if not (results_representable(mass, *moments) and 0.0 < rho < math.inf):
+        if not results_representable(volume, mass, *moments, rho):
             largest = unrepresentable_parameter(si)
             rule = spec.all_rules[spec.common_code("unrepresentable") - 1].text
             raise ParameterError(
@@ -184,6 +190,7 @@ class Component:
             _material=material_name,
             _mass_given=by_mass,
             _frame=frame,
+            _axis_given=axis,
             _rotate90=rotate90,
             _explicit_height=explicit,
             _extra_frames=extra,
@@ -195,11 +202,14 @@ class Component:
             _frozen=True,
         )
 
-    def _axis_frame(self, arguments: Mapping[str, Any]) -> tuple[tuple[float, ...], bool, bool]:
-        """``(rows e, h, w of R_AC^T as 9 floats, rotate90, explicit height)``."""
+    def _axis_frame(
+        self, arguments: Mapping[str, Any]
+    ) -> tuple[tuple[float, ...], tuple[float, ...], bool, bool]:
+        """``(rows e, h, w of R_AC^T as 9 floats, the axis as given (3 floats), rotate90,
+        explicit height)``."""
         spec = self.spec
         if not spec.axis:
-            return _NO_AXIS, False, False
+            return _NO_AXIS, _NO_AXIS[:3], False, False
         axis = arguments["axis"]
         ax = _vector3("axis", axis)
         rotate90 = arguments.get("rotate90", False)
@@ -213,7 +223,7 @@ class Component:
             rule = spec.all_rules[spec.common_code("frame") + code - 2]
             value = axis if rule.parameter == "axis" else height_direction
             raise ParameterError(rule.parameter, value, rule.text)
-        return tuple(frame), bool(rotate90), explicit
+        return tuple(frame), ax, bool(rotate90), explicit
 
     def _extra_frames(self, extra_frames: Any) -> tuple[Any, ...]:
         """The extra frames in SI: offsets along the axis, or ``(radius, angle)`` pairs."""
@@ -384,7 +394,7 @@ class Component:
         spec = self.spec
         out: dict[str, Any] = {"shape": spec.name, **self._dimensions}
         if spec.axis:
-            out["axis"] = list(self._frame[:3])
+            out["axis"] = list(self._axis_given)  # as given: rebuilds the same bits
         if spec.cross_section:
             out["rotate90"] = self._rotate90
             if self._explicit_height:  # the direction before rotate90 turned it: h = -w_turned

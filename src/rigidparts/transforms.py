@@ -44,6 +44,7 @@ __all__ = [
     "EXACT_TOLERANCE",
     "IDENTITY",
     "ORTHONORMAL_TOLERANCE",
+    "ZERO_QUATERNION",
     "Transform",
     "as_rotation",
     "compose",

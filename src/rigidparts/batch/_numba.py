@@ -1,16 +1,25 @@
-"""The compiled batch kernel: the core's own scalar functions, compiled by numba.
+"""The compiled batch kernel: a shape's own scalar functions, compiled by numba, any arity.
 
 Nothing here restates a formula. ``numba.njit`` compiles the very functions the scalar path
-calls with Python floats -- ``shapes.<shape>.check`` and ``closed_form``,
+calls with Python floats -- the specification's ``check`` and ``closed_form``,
 ``shapes.results_representable``, ``frames.body_frame``, ``inertia.rotate_principal_inertia``
--- and one fused loop per shape evaluates them row by row, reading the (broadcast) inputs and
-writing the outputs in place. No ``fastmath``: LLVM then keeps every IEEE operation as written
-(no FMA contraction, no reassociation), so each row is bit-for-bit what ``rp.Cone(...)`` /
-``rp.Box(...)`` gives; ``tests/test_batch.py`` checks that on random bodies.
+-- and :func:`build_kernel` makes one fused loop per shape that evaluates them row by row,
+reading the (broadcast) inputs and writing the outputs in place. No ``fastmath``: LLVM then
+keeps every IEEE operation as written (no FMA contraction, no reassociation), so each row is
+bit-for-bit what the shape's class gives; ``tests/test_batch.py`` checks that on random bodies.
 
 ``error_model="numpy"`` only removes the Python-style zero-division checks: the kernel calls
 the closed forms on invalid rows too (so that the loops stay branch-free and vectorise) and
 overwrites those rows with NaN afterwards.
+
+Any number of dimensions. The kernel is one Python function, built per specification with the
+arity ``K = len(spec.params)`` as a closure constant: the dimensions arrive as a homogeneous
+tuple of K arrays (``UniTuple``; a loop over it gathers them), each chunk's rows are gathered
+into a ``(K + 1, CHUNK)`` scratch (the K dimensions, then the density), and the shape's
+functions are called on one scratch column as a tuple of plain loads
+(``closed_form(*_columns_6(x, j))``, ``check(*_columns_5(x, j))``: adapters generated once
+per arity, :func:`_columns`). ``mass=`` runs the closed form once more per row at unit density
+first (``density = mass / volume``, as ``Component._build``).
 
 Layout of the loop (measured in ``benchmarks/``): rows are processed in chunks of
 :data:`CHUNK` that stay in L1 cache. Per chunk the inputs are gathered into contiguous
@@ -25,11 +34,12 @@ is cut into blocks of rows that the calling thread and a small thread pool (:dat
 take in turn -- thread-safe whatever numba's threading layer, and it composes with dask's own
 threads.
 
-Compilation happens once, at import (explicit signatures), and is cached on disk
-(``cache=True``: ``__pycache__`` beside this file, or numba's user cache directory when that is
-read-only, or ``NUMBA_CACHE_DIR``). numba only checks the timestamp of the file that defines a
-cached function, not of the functions it calls, so the kernel's name carries a digest of the
-sources it compiles: editing a closed form gives a new name and a fresh compilation.
+Compilation happens once per shape, on its first batch call (explicit signature), and is
+cached on disk for registered shapes (``cache=True``: ``__pycache__`` beside this file, or
+numba's user cache directory when that is read-only, or ``NUMBA_CACHE_DIR``). numba only
+checks the timestamp of the file that defines a cached function, not of the functions it
+calls, so the kernel's name carries a digest of the sources it compiles: editing a closed
+form gives a new name and a fresh compilation.
 """
 
 from __future__ import annotations
@@ -37,9 +47,12 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import inspect
+import marshal
 import math
 import threading
-from types import ModuleType
+import types as pytypes
+from collections.abc import Callable
+from typing import Any
 
 import numba
 import numpy as np
@@ -47,39 +60,59 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 
-from .. import frames, inertia, shapes
-from ..shapes import box as _box
-from ..shapes import cone as _cone
+from .. import frames, inertia
+from ..shapes import SHAPES, ShapeSpec, _spec
 
-__all__ = ["CHUNK", "KERNELS", "run"]
+__all__ = ["CHUNK", "THREADS", "build_kernel", "kernel_for", "run"]
 
-#: Rows per inner chunk: the scratch (about 25 float64 per row) stays in L1.
+#: Rows per inner chunk: the scratch (about 30 float64 per row) stays in L1.
 CHUNK = 128
 #: Threads for one large batch (numba's default: the number of CPUs).
 THREADS = max(1, numba.config.NUMBA_NUM_THREADS)
 #: Below this many rows a batch runs in the calling thread (a thread hand-off costs more).
 THREAD_THRESHOLD = 32_768
-#: From this many rows on (outputs of 3.6 MB and more: beyond a core's L2 cache) the outputs
+#: From this many rows on (outputs of 4 MB and more: beyond a core's L2 cache) the outputs
 #: are written with non-temporal stores (measured faster from about 30 000 rows on).
 STREAMING_THRESHOLD = 1 << 15
 
 _JIT = {"error_model": "numpy", "nogil": True}
-
-# Make the core's scalar functions compile where jitted code calls them. They stay ordinary
-# Python functions for every other caller; this only tells numba how to compile them (and
-# lets cross_section_rotation call normalized_axis by its global name).
-for _function in (
+_CORE = (
     frames.normalized_axis,
     frames.cross_section_rotation,
     frames.body_frame,
-    shapes.results_representable,
+    _spec.results_representable,
     inertia.rotate_principal_inertia,
-    _box.check,
-    _box.closed_form,
-    _cone.check,
-    _cone.closed_form,
-):
-    numba.extending.register_jitable(**_JIT)(_function)
+)
+_jitable: set[Callable[..., Any]] = set()
+_jitable_lock = threading.Lock()
+
+
+def _make_jitable(function: Callable[..., Any]) -> set[Callable[..., Any]]:
+    """Tell numba how to compile ``function`` where jitted code calls it, and the plain Python
+    functions of its module it calls by global name (a closed form's helpers); returns them
+    all. They stay ordinary functions for every other caller."""
+    found: set[Callable[..., Any]] = set()
+    pending = [function]
+    while pending:
+        f = pending.pop()
+        if f in found:
+            continue
+        found.add(f)
+        for name in f.__code__.co_names:
+            value = f.__globals__.get(name)
+            # Helpers of the same module only: never a library's function (numba may have
+            # its own implementation of it).
+            if isinstance(value, pytypes.FunctionType) and value.__module__ == f.__module__:
+                pending.append(value)
+    with _jitable_lock:
+        for f in found - _jitable:
+            numba.extending.register_jitable(**_JIT)(f)
+            _jitable.add(f)
+    return found
+
+
+for _function in _CORE:
+    _make_jitable(_function)
 
 
 @numba.extending.intrinsic
@@ -123,57 +156,128 @@ def _put(array, index, value, streaming):
         array[index] = value
 
 
-def _source_digest(*modules: ModuleType) -> str:
-    text = "".join(inspect.getsource(module) for module in modules)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def _source_digest(functions: set[Callable[..., Any]]) -> str:
+    """A digest of the source of every module the kernel compiles code from (the code object
+    where a module has no source file)."""
+    modules = {inspect.getmodule(f) for f in functions} | {frames, inertia, _spec}
+    modules.add(inspect.getmodule(_source_digest))
+    parts = []
+    for module in sorted(modules, key=lambda m: getattr(m, "__name__", "")):
+        try:
+            parts.append(inspect.getsource(module).encode())
+        except (OSError, TypeError):
+            parts += [
+                marshal.dumps(f.__code__) for f in functions if inspect.getmodule(f) is module
+            ]
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
 
 
-def _make_kernel(shape: ModuleType):
-    """The fused row loop for one shape module (see the module docstring)."""
-    # Plain functions (not dispatchers) as closure variables: numba hashes the closure into the
-    # cache key, and these pickle by reference, the same in every process.
-    check = shape.check
-    closed_form = shape.closed_form
+def _columns(count: int) -> Callable[..., Any]:
+    """``_columns_<count>(x, j) -> (x[0, j], ..., x[count - 1, j])``: one scratch column as a
+    tuple of ``count`` plain loads, to call a shape's function as ``f(*_columns_5(x, j))``.
+
+    Generated once per arity and kept as an attribute of this module under its own name, so
+    that it pickles by reference (numba hashes the kernel's closure into its cache key). Plain
+    loads matter: LLVM vectorises the closed-form loop over ``j`` through them (a view such as
+    ``to_fixed_tuple(x[:, j], count)`` stops it)."""
+    name = f"_columns_{count}"
+    found = globals().get(name)
+    if found is None:
+        items = "".join(f"x[{k}, j], " for k in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def {name}(x, j):\n    return ({items})\n", namespace)
+        found = namespace[name]
+        found.__module__ = __name__
+        found.__qualname__ = name
+        found.__doc__ = f"Column ``j`` of the scratch ``x``: its first {count} values."
+        numba.extending.register_jitable(**_JIT)(found)
+        globals()[name] = found
+    return found
+
+
+def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
+    """The compiled fused row loop of a tier-1 ``spec`` (any number of dimensions).
+
+    ``cache``: keep the compiled code in numba's on-disk cache (default: when ``spec`` is the
+    registered shape of its name; a throwaway specification compiles in memory). Call it as
+    :func:`run` does; see the module docstring for what it computes.
+    """
+    closed_form_function = spec.closed_form
+    if closed_form_function is None:
+        raise ValueError(f"shape {spec.name!r} has no closed form (tier 2): no batch kernel")
+    compiled = _make_jitable(spec.check) | _make_jitable(closed_form_function)
+    # Plain functions (not dispatchers) and numbers as closure variables: numba hashes the
+    # closure into the cache key, and these pickle by reference, the same in every process.
+    check = spec.check
+    closed_form = closed_form_function
     body_frame = frames.body_frame
-    results_representable = shapes.results_representable
+    results_representable = _spec.results_representable
     rotate_principal_inertia = inertia.rotate_principal_inertia
+    arity = len(spec.params)
+    width = arity + 1  # the dimensions, then the density
+    density_code = spec.common_code("density")
+    mass_code = spec.common_code("mass")
+    first_frame_code = spec.common_code("frame")
+    unrepresentable_code = spec.common_code("unrepresentable")
+    columns = _columns(width)  # a row's dimensions and density
+    dimensions = _columns(arity)
     chunk = CHUNK
     nan = math.nan
+    inf = math.inf
 
     def kernel(
-        d0, d1, d2, d3, d4, rho,  # the shape's dimensions (kernel order) and density, (N,)
+        dims, source, by_mass,  # K arrays (N,) in kernel order; density or mass (N,); which
         axis, height, rotate90,  # (N, 3), (N, 3) (zeros if not explicit: the rule), (N,)
-        frame, frame_code, per_row_frame, explicit_height, first_extra,  # frame: e, h, w rows
-        out_volume, out_mass, out_com, out_inertia, out_code,
-        row_start, row_stop, streaming,  # this call's rows; non-temporal stores
+        frame, frame_code, per_row_frame, explicit_height,  # shared frame: rows e, h, w
+        out_volume, out_mass, out_density, out_com, out_inertia, out_moments, out_frame,
+        out_code, row_start, row_stop, streaming,  # this call's rows; non-temporal stores
     ):  # fmt: skip
-        x = np.empty((6, chunk))  # gathered inputs
-        z = np.empty((14, chunk))  # results: volume, mass, com (3), Ixx Iyy Izz Ixy Ixz Iyz
+        x = np.empty((width, chunk))  # gathered dimensions, then the density
+        g = np.empty(chunk)  # the given density or mass
+        unit = np.empty(chunk)  # volume (the closed form at unit density), mass path
+        z = np.empty((15, chunk))  # volume, mass, com (3), Ixx Iyy Izz Ixy Ixz Iyz, I_C (3), rho
         f = np.empty((9, chunk))  # e, h, w per row
         codes = np.empty(chunk, np.int64)
         flat_com = out_com.reshape(-1)
         flat_inertia = out_inertia.reshape(-1)
+        flat_moments = out_moments.reshape(-1)
+        flat_frame = out_frame.reshape(-1)
         if not per_row_frame:  # one frame for all rows: fill the scratch once
             for k in range(9):
                 f[k, :] = frame[k // 3, k % 3]
-        constant_density = rho.strides[0] == 0
-        if constant_density:  # a scalar density, broadcast: fill once as well
-            x[5, :] = rho[0]
+        constant_source = source.strides[0] == 0
+        if constant_source:  # a scalar density or mass, broadcast: fill once as well
+            g[:] = source[0]
+            if not by_mass:
+                x[arity, :] = source[0]
+        source_code = mass_code if by_mass else density_code
         invalid = 0
         for start in range(row_start, row_stop, chunk):
             m = min(chunk, row_stop - start)
-            for j in range(m):
-                i = start + j
-                x[0, j] = d0[i]
-                x[1, j] = d1[i]
-                x[2, j] = d2[i]
-                x[3, j] = d3[i]
-                x[4, j] = d4[i]
-            if not constant_density:
+            for k in range(arity):
+                column = dims[k]
                 for j in range(m):
-                    x[5, j] = rho[start + j]
+                    x[k, j] = column[start + j]
+            if not constant_source:
+                for j in range(m):
+                    g[j] = source[start + j]
+            if by_mass:  # density = mass / volume, as Component._build
+                for j in range(m):
+                    x[arity, j] = 1.0
+                for j in range(m):
+                    unit[j] = closed_form(*columns(x, j))[0]
+                for j in range(m):
+                    x[arity, j] = g[j] / unit[j]
+            elif not constant_source:
+                for j in range(m):
+                    x[arity, j] = g[j]
+            # The scalar path's order: the shape's rules, then the density (or mass), then
+            # the frame (a shared frame's code is known already).
             for j in range(m):
-                codes[j] = check(x[0, j], x[1, j], x[2, j], x[3, j], x[4, j], x[5, j]) or frame_code
+                code = check(*dimensions(x, j))
+                value = g[j]
+                code = code if code != 0 or (0.0 < value and value < inf) else source_code
+                codes[j] = code if code != 0 else frame_code
             if per_row_frame:
                 for j in range(m):
                     i = start + j
@@ -182,7 +286,7 @@ def _make_kernel(shape: ModuleType):
                         height[i, 0], height[i, 1], height[i, 2],
                     )  # fmt: skip
                     if code:
-                        code += first_extra - 1
+                        code += first_frame_code - 1
                     f[0, j], f[1, j], f[2, j] = ex, ey, ez
                     f[3, j], f[4, j], f[5, j] = h0, h1, h2
                     f[6, j], f[7, j], f[8, j] = w0, w1, w2
@@ -190,13 +294,14 @@ def _make_kernel(shape: ModuleType):
                         codes[j] = code
             # Branch-free, so that LLVM vectorises it: invalid rows are computed too, then NaN.
             for j in range(m):
-                v, mass, com_x, i0, i1, i2 = closed_form(
-                    x[0, j], x[1, j], x[2, j], x[3, j], x[4, j], x[5, j]
-                )
+                v, mass, com_x, i0, i1, i2 = closed_form(*columns(x, j))
+                rho = x[arity, j]
+                mass = g[j] if by_mass else mass  # the given mass, exactly
                 code = codes[j]
                 # The scalar path's last guard (Component._build): finite, positive results.
-                if code == 0 and not results_representable(mass, i0, i1, i2):
-                    code = first_extra + 4
+                representable = results_representable(v, mass, i0, i1, i2, rho)
+                if code == 0 and not representable:
+                    code = unrepresentable_code
                 codes[j] = code
                 ex, ey, ez = f[0, j], f[1, j], f[2, j]
                 ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
@@ -215,15 +320,25 @@ def _make_kernel(shape: ModuleType):
                 z[8, j] = nan if bad else ixy
                 z[9, j] = nan if bad else ixz
                 z[10, j] = nan if bad else iyz
+                z[11, j] = nan if bad else i0
+                z[12, j] = nan if bad else i1
+                z[13, j] = nan if bad else i2
+                z[14, j] = nan if bad else rho
+            # One loop per output: each writes one contiguous run per chunk, so the
+            # non-temporal stores fill whole write-combining lines (interleaving five outputs
+            # row by row costs a third more at N = 1e6).
             for j in range(m):
-                i = start + j
-                c = 3 * i
-                t = 9 * i
-                _put(out_volume, i, z[0, j], streaming)
-                _put(out_mass, i, z[1, j], streaming)
+                _put(out_volume, start + j, z[0, j], streaming)
+            for j in range(m):
+                _put(out_mass, start + j, z[1, j], streaming)
+            c = 3 * start
+            for j in range(m):
                 _put(flat_com, c, z[2, j], streaming)
                 _put(flat_com, c + 1, z[3, j], streaming)
                 _put(flat_com, c + 2, z[4, j], streaming)
+                c += 3
+            t = 9 * start
+            for j in range(m):
                 _put(flat_inertia, t, z[5, j], streaming)
                 _put(flat_inertia, t + 1, z[8, j], streaming)
                 _put(flat_inertia, t + 2, z[9, j], streaming)
@@ -233,35 +348,71 @@ def _make_kernel(shape: ModuleType):
                 _put(flat_inertia, t + 6, z[9, j], streaming)
                 _put(flat_inertia, t + 7, z[10, j], streaming)
                 _put(flat_inertia, t + 8, z[7, j], streaming)
-                out_code[i] = codes[j]
+                t += 9
+            c = 3 * start
+            for j in range(m):
+                _put(flat_moments, c, z[11, j], streaming)
+                _put(flat_moments, c + 1, z[12, j], streaming)
+                _put(flat_moments, c + 2, z[13, j], streaming)
+                c += 3
+            for j in range(m):
+                out_code[start + j] = codes[j]
                 invalid += codes[j] != 0
+            if by_mass:
+                for j in range(m):
+                    _put(out_density, start + j, z[14, j], streaming)
+            if per_row_frame:
+                for j in range(m):
+                    t = 9 * (start + j)
+                    for k in range(9):
+                        _put(flat_frame, t + k, f[k, j], streaming)
         if streaming:
             _store_fence()  # make the non-temporal stores visible before returning
         return invalid
 
-    digest = _source_digest(shape, shapes, frames, inertia, inspect.getmodule(_make_kernel))
-    kernel.__qualname__ = f"{shape.__name__.rsplit('.', 1)[-1]}_rows_{digest}"
+    registered = SHAPES.get(spec.name) is spec
+    if registered:
+        kernel.__qualname__ = f"{spec.name}_rows_{_source_digest(compiled)}"
+    else:
+        kernel.__qualname__ = f"{spec.name}_rows_unregistered"
     kernel.__name__ = kernel.__qualname__
 
     f64_1d = types.Array(types.float64, 1, "A", readonly=True)
     f64_2d = types.Array(types.float64, 2, "A", readonly=True)
     bool_1d = types.Array(types.boolean, 1, "A", readonly=True)
     signature = types.int64(
-        f64_1d, f64_1d, f64_1d, f64_1d, f64_1d, f64_1d,
+        types.UniTuple(f64_1d, arity), f64_1d, types.boolean,
         f64_2d, f64_2d, bool_1d,
         types.Array(types.float64, 2, "C", readonly=True), types.int64, types.boolean,
-        types.boolean, types.int64,
-        types.float64[::1], types.float64[::1], types.float64[:, ::1], types.float64[:, :, ::1],
+        types.boolean,
+        types.float64[::1], types.float64[::1], types.float64[::1], types.float64[:, ::1],
+        types.float64[:, :, ::1], types.float64[:, ::1], types.float64[:, :, ::1],
         types.uint8[::1], types.int64, types.int64, types.boolean,
     )  # fmt: skip
-    try:
-        return numba.njit(signature, cache=True, **_JIT)(kernel)
-    except RuntimeError:  # no writable cache directory anywhere: compile in memory
-        return numba.njit(signature, cache=False, **_JIT)(kernel)
+    use_cache = registered if cache is None else cache
+    if use_cache:
+        try:
+            return numba.njit(signature, cache=True, **_JIT)(kernel)
+        except RuntimeError:  # no writable cache directory anywhere: compile in memory
+            pass
+    return numba.njit(signature, cache=False, **_JIT)(kernel)
 
 
-#: shape name -> compiled kernel (compiled, or loaded from the disk cache, at import).
-KERNELS = {"box": _make_kernel(_box), "cone": _make_kernel(_cone)}
+#: spec -> its compiled kernel (compiled, or loaded from the disk cache, on first use).
+_KERNELS: dict[ShapeSpec, Any] = {}
+_kernels_lock = threading.Lock()
+
+
+def kernel_for(spec: ShapeSpec) -> Any:
+    """The compiled kernel of ``spec``, built on first use (once, whatever the threads)."""
+    found = _KERNELS.get(spec)
+    if found is None:
+        with _kernels_lock:
+            found = _KERNELS.get(spec)
+            if found is None:
+                found = _KERNELS[spec] = build_kernel(spec)
+    return found
+
 
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -277,15 +428,15 @@ def _thread_pool() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
-def run(shape: str, inputs: tuple, outputs: tuple, *, threads: bool = True) -> int:
-    """Evaluate ``inputs`` (see :func:`rigidparts.batch._evaluate`) into ``outputs``; returns
-    the number of invalid rows. ``threads=False`` keeps to the calling thread (dask tasks,
-    which run in parallel already)."""
-    kernel = KERNELS[shape]
+def run(spec: ShapeSpec, inputs: tuple, outputs: tuple, *, threads: bool = True) -> int:
+    """Evaluate ``inputs`` (see :func:`rigidparts.batch.evaluate.evaluate`) into
+    ``outputs``; returns the number of invalid rows. ``threads=False`` keeps to the calling
+    thread (dask tasks, which run in parallel already)."""
+    compiled = kernel_for(spec)
     n = outputs[0].shape[0]
     streaming = n >= STREAMING_THRESHOLD
     if not threads or THREADS == 1 or n < THREAD_THRESHOLD:
-        return int(kernel(*inputs, *outputs, 0, n, streaming))
+        return int(compiled(*inputs, *outputs, 0, n, streaming))
     # Blocks of rows (whole chunks) taken in turn by the pool's threads and this one, so a
     # thread slowed down by other work on the machine does not hold the others up.
     step = max(CHUNK, -(-n // (4 * THREADS * CHUNK)) * CHUNK)
@@ -299,7 +450,7 @@ def run(shape: str, inputs: tuple, outputs: tuple, *, threads: bool = True) -> i
                 start = next(blocks, None)
             if start is None:
                 return invalid
-            invalid += kernel(*inputs, *outputs, start, min(start + step, n), streaming)
+            invalid += compiled(*inputs, *outputs, start, min(start + step, n), streaming)
 
     pool = _thread_pool()
     helpers = [pool.submit(work) for _ in range(THREADS - 1)]

@@ -1,12 +1,12 @@
 """The batch path without numba: the same scalar functions, evaluated on numpy arrays.
 
-``closed_form`` and ``rotate_principal_inertia`` use only ``+ - * /`` (and the constant
-``math.pi``), so called with numpy arrays they compute every row with the same IEEE operations
-in the same order as with Python floats: the same bits as the scalar path (numpy ufuncs do not
-fuse multiply-adds). The functions with branches (``check``, ``results_representable`` and
-``frames.body_frame`` when each row has its own axis) run once per row (``numpy.frompyfunc`` or
-a loop) -- correct, and the reason
-this engine is about 30x slower than the compiled one.
+A tier-1 ``closed_form`` and ``rotate_principal_inertia`` use only ``+ - * /`` (and constants
+such as ``math.pi``), so called with numpy arrays they compute every row with the same IEEE
+operations in the same order as with Python floats: the same bits as the scalar path (numpy
+ufuncs do not fuse multiply-adds). The functions with branches (the shape's ``check``,
+``results_representable`` and ``frames.body_frame`` when each row has its own axis) run once
+per row (``numpy.frompyfunc`` or a loop) -- correct, and the reason this engine is about 30x
+slower than the compiled one.
 
 Rows are processed in chunks of :data:`CHUNK` so that the temporaries of each numpy
 expression stay in cache and the extra memory stays small.
@@ -14,36 +14,57 @@ expression stay in cache and the extra memory stays small.
 
 from __future__ import annotations
 
-from types import ModuleType
+import functools
 
 import numpy as np
 
 from .. import frames as _frames
 from .. import inertia
-from ..shapes import results_representable
+from ..shapes import ShapeSpec, results_representable
 
 __all__ = ["CHUNK", "run"]
 
 #: Rows per chunk (each temporary is CHUNK float64: 64 KiB).
 CHUNK = 8192
 
-_representable = np.frompyfunc(results_representable, 4, 1)
+_representable = np.frompyfunc(results_representable, 6, 1)
 
 
-def run(shape: ModuleType, inputs: tuple, outputs: tuple) -> int:
+@functools.lru_cache(maxsize=64)
+def _row_check(check, arity: int) -> np.ufunc:
+    return np.frompyfunc(check, arity, 1)
+
+
+def run(spec: ShapeSpec, inputs: tuple, outputs: tuple) -> int:
     """Same contract as :func:`rigidparts.batch._numba.run`; returns the invalid-row count."""
-    (*dims, rho, axis, height, rotate90, frame, frame_code, per_row_frame, explicit_height,
-     first_extra) = inputs  # fmt: skip
-    out_volume, out_mass, out_com, out_inertia, out_code = outputs
-    check = np.frompyfunc(shape.check, 6, 1)
+    (dims, source, by_mass, axis, height, rotate90, frame, frame_code, per_row_frame,
+     explicit_height) = inputs  # fmt: skip
+    (out_volume, out_mass, out_density, out_com, out_inertia, out_moments, out_frame,
+     out_code) = outputs  # fmt: skip
+    closed_form = spec.closed_form
+    assert closed_form is not None
+    check = _row_check(spec.check, len(dims))
+    source_code = spec.common_code("mass" if by_mass else "density")
+    first_frame_code = spec.common_code("frame")
+    unrepresentable_code = spec.common_code("unrepresentable")
     n = out_volume.shape[0]
     invalid = 0
     for start in range(0, n, CHUNK):
         rows = slice(start, min(start + CHUNK, n))
-        x = [d[rows] for d in dims] + [rho[rows]]
+        x = [d[rows] for d in dims]
+        given = source[rows]
+        size = given.shape[0]
         with np.errstate(all="ignore"):  # invalid rows may divide by zero: masked below
-            codes = check(*x).astype(np.int64)
-            volume, mass, com_x, i0, i1, i2 = shape.closed_form(*x)
+            codes = np.asarray(check(*x), dtype=np.int64).reshape(-1)
+            codes = np.broadcast_to(codes, (size,))
+            codes = np.where((codes == 0) & ~((0.0 < given) & (given < np.inf)), source_code, codes)
+            if by_mass:  # density = mass / volume, as Component._build
+                rho = given / closed_form(*x, 1.0)[0]
+            else:
+                rho = given
+            volume, mass, com_x, i0, i1, i2 = closed_form(*x, rho)
+            if by_mass:
+                mass = given  # the given mass, exactly
 
             if per_row_frame:  # the scalar path's own function, row by row (slow, but exact)
                 found = np.array(
@@ -59,7 +80,8 @@ def run(shape: ModuleType, inputs: tuple, outputs: tuple) -> int:
                     dtype=np.float64,
                 ).reshape(-1, 10)
                 frame_codes = found[:, 0].astype(np.int64)
-                frame_codes = np.where(frame_codes > 0, frame_codes + first_extra - 1, 0)
+                frame_codes = np.where(frame_codes > 0, frame_codes + first_frame_code - 1, 0)
+                out_frame[rows] = found[:, 1:].reshape(-1, 3, 3)
                 ex, ey, ez, hx, hy, hz, wx, wy, wz = found[:, 1:].T
             else:
                 frame_codes = frame_code
@@ -67,8 +89,8 @@ def run(shape: ModuleType, inputs: tuple, outputs: tuple) -> int:
             codes = np.where(codes == 0, frame_codes, codes)
 
             # The scalar path's last guard (Component._build): finite, positive results.
-            finite_results = _representable(mass, i0, i1, i2).astype(bool)
-            codes = np.where((codes == 0) & ~finite_results, first_extra + 4, codes)
+            representable = np.asarray(_representable(volume, mass, i0, i1, i2, rho), dtype=bool)
+            codes = np.where((codes == 0) & ~representable, unrepresentable_code, codes)
             ixx, iyy, izz, ixy, ixz, iyz = inertia.rotate_principal_inertia(
                 i0, i1, i2, ex, ey, ez, hx, hy, hz, wx, wy, wz
             )
@@ -86,10 +108,18 @@ def run(shape: ModuleType, inputs: tuple, outputs: tuple) -> int:
             tensor[:, 0, 1] = tensor[:, 1, 0] = ixy
             tensor[:, 0, 2] = tensor[:, 2, 0] = ixz
             tensor[:, 1, 2] = tensor[:, 2, 1] = iyz
+            out_moments[rows, 0] = i0
+            out_moments[rows, 1] = i1
+            out_moments[rows, 2] = i2
+            if by_mass:
+                out_density[rows] = rho
         out_volume[rows][bad] = np.nan
         out_mass[rows][bad] = np.nan
         out_com[rows][bad] = np.nan
         out_inertia[rows][bad] = np.nan
+        out_moments[rows][bad] = np.nan
+        if by_mass:
+            out_density[rows][bad] = np.nan
         out_code[rows] = codes
         invalid += int(bad.sum())
     return invalid

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 import argparse
 import functools
-import textwrap
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..shapes import Param, ShapeSpec, get_shape
 
 __all__ = [
-    "BODY_EPILOG",
     "MODEL_HELP",
     "UNITS",
     "Parser",
     "UsageError",
     "add_body_options",
+    "body_epilog",
     "body_from_args",
     "check_folder",
     "check_suffix",
@@ -131,11 +130,18 @@ MODEL_HELP = "the model file (TOML; format in docs/models.md)"
 
 # -- body options -------------------------------------------------------------------------------
 
-BODY_EPILOG = """\
-Lengths are in metres, angles in radians, densities in kg/m^3 and masses in kg unless you give
-units: --length "250 mm", --density "7.85 g/cm^3" or "0.284 lb/in^3", --mass "2.5 kg". Results
-are in SI, expressed in frame_a: the inertia is about the centre of mass, in frame_a's axes.
-"""
+
+def body_epilog(spec: ShapeSpec) -> str:
+    """The note on units under a body command's help (its examples use the shape's own
+    options)."""
+    length = next((p.name for p in spec.params if p.kind == "length"), None)
+    example = f'--{length.replace("_", "-")} "250 mm", ' if length else ""
+    return (
+        "Lengths are in metres, angles in radians, densities in kg/m^3 and masses in kg unless "
+        f'you give units: {example}--density "7.85 g/cm^3" or "0.284 lb/in^3", --mass "2.5 kg". '
+        "Results are in SI, expressed in frame_a: the inertia is about the centre of mass, in "
+        "frame_a's axes."
+    )
 
 
 @functools.cache
@@ -150,7 +156,7 @@ class _DefaultMaterialHelp(str):
     when help is printed (reading the material table is not needed to parse arguments)."""
 
     def __mod__(self, params: Any) -> str:
-        return f"name from 'rigidparts materials' (default {_default_material_text()})"
+        return f"{self} (default {_default_material_text()})"
 
 
 def _show_default(value: Any, kind: str) -> str:
@@ -168,7 +174,7 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
     """Add the options of one body of shape ``spec`` to ``parser`` (the shape's command, and
     ``mesh SHAPE`` / ``view SHAPE``); :func:`body_from_args` builds the body from them."""
     kinds = [p.kind for p in spec.params]
-    with_units = [f"{UNITS[k]}" for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
+    with_units = [UNITS[k] for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
     examples = [_UNIT_EXAMPLES[k] for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
     title = "dimensions"
     if with_units:
@@ -215,7 +221,7 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
         "--material",
         default=None,
         metavar="NAME",
-        help=_DefaultMaterialHelp("--material"),
+        help=_DefaultMaterialHelp("name from 'rigidparts materials'"),
     )
     mat.add_argument(
         "--density",
@@ -229,8 +235,10 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
         metavar="MASS",
         help="mass in kg or with units ('2.5 kg'); the density is then mass / volume",
     )
+    if spec.extra_frames is not None:
+        frames = parser.add_argument_group("extra frames")
     if spec.extra_frames == "axial":
-        parser.add_argument(
+        frames.add_argument(
             "--extra-frame",
             dest="extra_frames",
             action="append",
@@ -240,7 +248,7 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
             "frame_c1, frame_c2, ...; frame_a's orientation)",
         )
     elif spec.extra_frames == "radial":
-        parser.add_argument(
+        frames.add_argument(
             "--extra-frame",
             dest="extra_frames",
             action="append",
@@ -286,10 +294,22 @@ def _show_dimension(param: Param, value: Any) -> str:
     return f"{param.name} = {value}"
 
 
+def _pack(items: list[str], width: int) -> list[str]:
+    """``items`` joined by ", " into rows of at most ``width`` characters (an item is never
+    split; one longer than ``width`` gets a row of its own)."""
+    rows: list[str] = []
+    for item in items:
+        if rows and len(rows[-1]) + 2 + len(item) <= width:
+            rows[-1] += ", " + item
+        else:
+            if rows:
+                rows[-1] += ","
+            rows.append(item)
+    return rows or [""]
+
+
 def _is_identity(rotation: Any) -> bool:
-    return all(
-        rotation[i][j] == (1.0 if i == j else 0.0) for i in range(3) for j in range(3)
-    )
+    return all(rotation[i][j] == (1.0 if i == j else 0.0) for i in range(3) for j in range(3))
 
 
 def format_table(body: Any) -> str:
@@ -301,10 +321,8 @@ def format_table(body: Any) -> str:
     data = body.to_dict()
     params = data["parameters"]
     lines = [type(body).__name__]
-    dims = ", ".join(_show_dimension(p, params.get(p.name)) for p in spec.params)
-    wrapped = textwrap.wrap(dims, width=100 - 20, break_long_words=False, break_on_hyphens=False)
-    lines.append(f"  dimensions        {wrapped[0] if wrapped else ''}")
-    lines += [f"{'':20}{more}" for more in wrapped[1:]]
+    rows = _pack([_show_dimension(p, params.get(p.name)) for p in spec.params], width=80)
+    lines += [f"  {'dimensions' if i == 0 else '':<18}{row}" for i, row in enumerate(rows)]
     if spec.axis:
         lines.append(f"  axis (frame_a)    {_vec(body.axis)}")
     if spec.cross_section:

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ..shapes import SHAPES
-from ._options import BODY_EPILOG, add_body_options, body_from_args, format_table
+from ._options import add_body_options, body_epilog, body_from_args, format_table
 
 __all__ = ["register", "run"]
 
@@ -38,7 +38,7 @@ def register(subparsers: Any, reserved: Collection[str] = ()) -> None:
             spec.name,
             help=f"mass properties and frames of {spec.summary}",
             description=f"Mass properties and frames of {spec.summary}.",
-            epilog=BODY_EPILOG,
+            epilog=body_epilog(spec),
         )
         add_body_options(parser, spec)
         parser.add_argument(

@@ -11,7 +11,7 @@ from ._options import MODEL_HELP, check_folder
 __all__ = ["register", "run"]
 
 
-class _FormatsHelp(argparse.RawDescriptionHelpFormatter):
+class _FormatsHelp(argparse.HelpFormatter):
     """Fills ``{formats}`` in option helps with :data:`rigidparts.export.FORMATS`, only when
     help is printed (so building the parser imports no exporter)."""
 
@@ -35,7 +35,7 @@ def _format(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Load the model, write it in the chosen format, report what was written; returns 0."""
     from ..export import export, format_from_suffix
-    from ..export._common import mesh_folder
+    from ..export._common import body_geometry, mesh_folder
     from ..model import load_model
 
     model = load_model(args.model)
@@ -43,11 +43,8 @@ def run(args: argparse.Namespace) -> int:
     check_folder(args.output, "-o")
     export(model, args.output, chosen, sections=args.sections)
     if not args.quiet:
-        # A body needs a mesh file when its shape has no native primitive for its dimensions.
-        meshes = sum(
-            b.spec.primitive is None or b.spec.primitive(b.dimensions) is None
-            for b in model.bodies.values()
-        )
+        # The bodies the exporters wrote as meshes: those without a native primitive.
+        meshes = sum(body_geometry(b).kind == "mesh" for b in model.bodies.values())
         note = f"; {meshes} meshes in {mesh_folder(args.output)[0]}" if meshes else ""
         print(
             f"wrote {args.output} ({chosen}: {len(model.bodies)} bodies, "

@@ -32,8 +32,7 @@ def _examples() -> str:
     meshed = [spec for spec in SHAPES.values() if spec.mesh is not None]
     lines = [f"  rigidparts mesh {spec.name} -o {spec.name}.stl" for spec in meshed[:1]]
     for spec in meshed[1:2] or meshed[:1]:
-        option = "--rotate90 " if spec.cross_section else ""
-        lines.append(f"  rigidparts mesh {spec.name} {option}--sections 128 -o {spec.name}.obj")
+        lines.append(f"  rigidparts mesh {spec.name} --sections 128 -o {spec.name}.obj")
     return "\nExamples:\n" + "\n".join(lines) + "\n" if lines else ""
 
 

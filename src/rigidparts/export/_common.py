@@ -1,11 +1,14 @@
-"""What the three exporters share: number formatting, poses, body geometry, mesh files, XML.
+"""What the three exporters share: number formatting, body geometry, inertia, mesh files, XML.
 
 - Numbers are written with ``repr(float)``: the shortest text that reads back to the same
   float64, so every mass, centre of mass and inertia arrives in the engine bit for bit.
-- Geometry: a solid box is a native box, a solid cylinder (a cone with equal radii) a native
-  cylinder; cones and hollow bodies are meshes from ``body.mesh(sections)`` (frame_a
-  coordinates), written as Wavefront OBJ (read by MuJoCo, Drake and Pinocchio/coal) in
-  ``<stem>_meshes/`` beside the model file and referenced by that relative path.
+- Geometry comes from the shape's specification: ``body.spec.primitive(body.dimensions)`` is
+  the native box, cylinder or sphere that is exactly the body (in the canonical frame C), placed
+  in frame_a by ``R_AC = body.rotation_from_canonical`` (:func:`body_geometry`); every other body
+  is a mesh from ``body.mesh(sections)`` (frame_a coordinates), written as Wavefront OBJ (read
+  by MuJoCo, Drake and Pinocchio/coal) in ``<stem>_meshes/`` beside the model file and
+  referenced by that relative path.
+- Rotations are converted by :mod:`rigidparts.transforms` (quaternions, roll-pitch-yaw).
 """
 
 from __future__ import annotations
@@ -20,17 +23,24 @@ from typing import Any
 
 import numpy as np
 
+from ..component import Component
 from ..fileio import atomic_write
+from ..inertia import invalidity_report
+from ..mesh import check_sections
+from ..model import Model
 
 __all__ = [
+    "INERTIA_ENTRIES",
+    "TRIANGLE_MARGIN",
     "Geometry",
     "body_geometry",
+    "body_meshes",
+    "check_sections",
     "exported_inertia",
     "fmt",
+    "is_identity",
     "mesh_folder",
     "mesh_obj_bytes",
-    "quaternion",
-    "rpy",
     "vec",
     "write_xml",
     "xml_text",
@@ -54,30 +64,8 @@ def vec(values: Iterable[float]) -> str:
 
 
 def is_identity(rotation: np.ndarray) -> bool:
+    """True when ``rotation`` is exactly the identity (then formats omit it)."""
     return bool(np.array_equal(rotation, np.eye(3)))
-
-
-def rpy(rotation: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw of ``R = Rz(yaw) Ry(pitch) Rx(roll)`` (the URDF / SDFormat
-    convention); exactly zero for the identity."""
-    if is_identity(rotation):
-        return np.zeros(3)
-    import warnings
-
-    from scipy.spatial.transform import Rotation
-
-    with warnings.catch_warnings():  # at pitch = +-90 deg any split of roll/yaw is exact enough
-        warnings.simplefilter("ignore", UserWarning)
-        return Rotation.from_matrix(rotation).as_euler("xyz")
-
-
-def quaternion(rotation: np.ndarray) -> np.ndarray:
-    """The unit quaternion ``(w, x, y, z)`` of ``rotation`` (MuJoCo's order), ``w >= 0``."""
-    if is_identity(rotation):
-        return np.array([1.0, 0.0, 0.0, 0.0])
-    from ..model.joints import matrix_to_quaternion
-
-    return matrix_to_quaternion(rotation)
 
 
 @dataclass(frozen=True)
@@ -85,9 +73,10 @@ class Geometry:
     """A body's visual and collision shape, placed in its frame_a.
 
     ``kind`` is ``"box"`` (``size`` = full extents along the geometry frame's x, y, z),
-    ``"cylinder"`` (``size`` = (radius, length), axis along the geometry frame's z) or
-    ``"mesh"`` (vertices already in frame_a: identity pose). ``rotation`` / ``position`` are
-    the geometry frame's pose in frame_a (``R_AG``, ``p_AoGo_A``).
+    ``"cylinder"`` (``size`` = (radius, length), axis along the geometry frame's z, as in MJCF,
+    URDF and SDFormat), ``"sphere"`` (``size`` = (radius,)) or ``"mesh"`` (vertices already in
+    frame_a: identity pose). ``rotation`` / ``position`` are the geometry frame's pose in
+    frame_a (``R_AG``, ``p_AoGo_A``, m); the primitives are centred on ``p_AoGo_A``.
     """
 
     kind: str
@@ -96,28 +85,42 @@ class Geometry:
     position: np.ndarray
 
 
+#: The six entries of a symmetric inertia tensor, as URDF and SDFormat name them: tag ->
+#: (row, column) of ``I`` (the entries as they are: ``ixy = I[0, 1]``, minus the product).
+INERTIA_ENTRIES = {
+    "ixx": (0, 0),
+    "ixy": (0, 1),
+    "ixz": (0, 2),
+    "iyy": (1, 1),
+    "iyz": (1, 2),
+    "izz": (2, 2),
+}
+
 #: The triangle-inequality margin, as a multiple of ``eps * trace``, below which an exported
 #: full tensor gets its smallest principal moment raised (see :func:`exported_inertia`).
 TRIANGLE_MARGIN = 64
 
 
-def exported_inertia(body: Any) -> np.ndarray:
-    """The central inertia (frame_a axes) to write as a full tensor (URDF, SDFormat).
+def exported_inertia(body: Component) -> np.ndarray:
+    """The central inertia (frame_a axes, kg m^2) to write as a full tensor (URDF, SDFormat).
 
-    That is ``body.inertia`` itself, except for bodies at the edge of the triangle inequality
-    (a plate thinner than ~1e-8 of its width, a rod thinner than ~1e-8 of its length): their
-    exact moments satisfy ``I1 + I2 >= I3`` by less than the rounding of an engine's own
+    That is ``body.inertia`` itself, unless its principal moments keep the rule of
+    :func:`rigidparts.inertia.invalidity_report` (``I1 >= 0``, ``I1 + I2 >= I3``) by less than
+    ``TRIANGLE_MARGIN * eps * trace`` (the report asked with that *negative* tolerance): bodies
+    at the edge of the triangle inequality (a plate thinner than ~1e-8 of its width, a rod
+    thinner than ~1e-8 of its length) satisfy it by less than the rounding of an engine's own
     eigen-decomposition, and MuJoCo, which re-diagonalises a URDF tensor and checks the
     inequality with no tolerance, would refuse the file. Then the smallest principal moment is
-    raised by ``TRIANGLE_MARGIN * eps * trace`` (about 1.4e-14 of the trace, far below
+    raised by that margin (about 1.4e-14 of the trace, far below
     :data:`rigidparts.INERTIA_TOLERANCE`), which keeps every inequality with room to spare.
     """
     props = body.mass_properties
-    i1, i2, i3 = props.principal_moments
-    trace = i1 + i2 + i3
-    delta = TRIANGLE_MARGIN * np.finfo(np.float64).eps * trace
-    if i1 + i2 - i3 >= delta and i1 >= delta:
+    margin = TRIANGLE_MARGIN * np.finfo(np.float64).eps
+    moments = props.principal_moments
+    if invalidity_report(moments, tolerance=-margin) is None:
         return np.array(body.inertia)
+    i1, i2, i3 = moments
+    delta = margin * (i1 + i2 + i3)
     axes = props.principal_axes
     return axes @ np.diag([i1 + delta, i2, i3]) @ axes.T
 
@@ -126,29 +129,41 @@ def _is_signed_permutation(rotation: np.ndarray) -> bool:
     return bool(np.array_equal(np.sort(np.abs(rotation), axis=None), [0.0] * 6 + [1.0] * 3))
 
 
-def body_geometry(body: Any) -> Geometry:
-    """Native primitive when the format has one (solid box, solid cylinder), else a mesh."""
+#: Columns of ``R_AC`` that make a cylinder's geometry frame G: C's x (the cylinder's axis)
+#: becomes G's z, and (y, z, x) stays right-handed.
+_CYLINDER_AXES = [1, 2, 0]
+
+
+def body_geometry(body: Component) -> Geometry:
+    """The native primitive of the body's specification placed in frame_a, or a mesh.
+
+    ``primitive = body.spec.primitive(body.dimensions)`` lies in the canonical frame C; with
+    ``R_AC = body.rotation_from_canonical`` its centre is ``R_AC center_C``. A box aligned with
+    frame_a's axes (``R_AC`` a signed permutation) is written unrotated with its extents
+    permuted; any other box is rotated by ``R_AC``. A cylinder's geometry frame is ``R_AC``
+    with C's x moved to z, and the identity when that axis is +-z (a cylinder is symmetric end
+    to end). A sphere needs no rotation. No primitive: ``Geometry("mesh", ...)``.
+    """
+    spec = body.spec
+    primitive = spec.primitive(body.dimensions) if spec.primitive is not None else None
+    if primitive is None:
+        return Geometry("mesh", (), np.eye(3), np.zeros(3))
     r_ac = np.array(body.rotation_from_canonical)
-    centre = 0.5 * body.length * np.array(body.axis)
-    dims = body.dimensions
-    if body.shape == "box" and dims["inner_width"] == 0.0 and dims["inner_height"] == 0.0:
-        # Canonical frame C: the axis along x, the height along y, the width along z.
-        extents = np.array([dims["length"], dims["height"], dims["width"]])
+    cx, cy, cz = primitive.center
+    centre = r_ac[:, 0] * cx + r_ac[:, 1] * cy + r_ac[:, 2] * cz + 0.0  # + 0.0: no -0.0
+    if primitive.kind == "box":
+        extents = np.array(primitive.size, dtype=np.float64)
         if _is_signed_permutation(r_ac):  # aligned with frame_a: no rotation needed
             return Geometry("box", tuple(np.abs(r_ac) @ extents), np.eye(3), centre)
         return Geometry("box", tuple(extents), r_ac, centre)
-    if (
-        body.shape == "cone"
-        and dims["radius_a"] == dims["radius_b"]
-        and dims["inner_radius_a"] == 0.0
-        and dims["inner_radius_b"] == 0.0
-    ):
-        # A cylinder's axis is its frame's z: columns (h, w, e) of R_AC, right-handed.
-        r_ag = r_ac[:, [1, 2, 0]]
+    if primitive.kind == "cylinder":
+        r_ag = r_ac[:, _CYLINDER_AXES]
         if np.array_equal(np.abs(r_ag[:, 2]), [0.0, 0.0, 1.0]):
-            r_ag = np.eye(3)  # the axis along +-z: a cylinder is symmetric end to end
-        return Geometry("cylinder", (dims["radius_a"], dims["length"]), r_ag, centre)
-    return Geometry("mesh", (), np.eye(3), np.zeros(3))
+            r_ag = np.eye(3)  # the axis along +-z
+        return Geometry("cylinder", tuple(primitive.size), r_ag, centre)
+    if primitive.kind == "sphere":
+        return Geometry("sphere", tuple(primitive.size), np.eye(3), centre)
+    raise ValueError(f"shape {spec.name!r}: unknown primitive kind {primitive.kind!r}")
 
 
 def mesh_folder(path: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -173,7 +188,7 @@ def mesh_obj_bytes(mesh: Any) -> bytes:
     return text.encode("utf-8")
 
 
-def body_meshes(model: Any, sections: int) -> dict[str, Any]:
+def body_meshes(model: Model, sections: int) -> dict[str, Any]:
     """``body name -> trimesh`` for every body drawn as a mesh (``body.mesh(sections)``)."""
     return {
         name: body.mesh(sections)
@@ -209,17 +224,3 @@ def write_xml(text: str, path: str | os.PathLike[str] | None, meshes: dict[str, 
     write_meshes(meshes, folder)
     atomic_write(path, text)
     return text
-
-
-def check_sections(sections: Any) -> int:
-    """The number of segments around round surfaces, validated by the mesh module when it
-    is present (an int >= 3)."""
-    try:
-        from ..mesh import check_sections as check
-    except ModuleNotFoundError:  # the mesh extra is missing: body.mesh() will say so
-        if isinstance(sections, bool) or not isinstance(sections, int) or sections < 3:
-            from ..errors import ParameterError
-
-            raise ParameterError("sections", sections, "must be an integer >= 3") from None
-        return sections
-    return check(sections)

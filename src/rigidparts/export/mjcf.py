@@ -18,10 +18,12 @@ Conventions
   ``fusestatic="false"`` (a welded body, even the root, stays a body with its own mass),
   ``angle="radian"``. Geoms also carry ``mass="0"``, in case the file is included elsewhere.
 - Geometry: one geom per body (MuJoCo's geoms are both visual and collision; contype =
-  conaffinity = 1; meshes collide by their convex hull). The two bodies of every joint are a
+  conaffinity = 1; meshes collide by their convex hull): ``box`` (half extents), ``cylinder``
+  (radius, half length), ``sphere`` (radius) or ``mesh``. The two bodies of every joint are a
   ``<contact><exclude>`` pair: MuJoCo's own parent filter lapses when the parent is welded to
   the world, and a fixed base would collide with its first link. Each named frame is a
-  ``<site name="BODY.FRAME">``.
+  ``<site name="BODY.FRAME">`` with the frame's position and, unless it is the identity, its
+  rotation as ``quat``.
 - The initial joint positions and velocities are the keyframe ``initial``.
 
 Joint coordinates map to MuJoCo's ``qpos``/``qvel`` one to one for revolute and prismatic
@@ -38,9 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from ..model.joints import matrix_to_quaternion, quaternion_to_matrix
-from ..model.model import Model, compose, invert
+from ..component import Component
+from ..model import Model
+from ..model.joints import Joint
+from ..transforms import Transform, compose, invert, matrix_to_quaternion, quaternion_to_matrix
 from ._common import (
+    Geometry,
     body_geometry,
     body_meshes,
     check_sections,
@@ -48,9 +53,9 @@ from ._common import (
     is_identity,
     mesh_folder,
     mesh_obj_bytes,
-    quaternion,
     vec,
     write_xml,
+    xml_text,
 )
 
 __all__ = ["build_mjcf", "joint_state_from_mujoco", "mujoco_state", "to_mjcf"]
@@ -92,71 +97,21 @@ def build_mjcf(
     meshes = body_meshes(model, sections)
     root = ET.Element("mujoco", model=model.name)
     ET.SubElement(root, "compiler", COMPILER)
-    option = {"gravity": vec(model.gravity)}
-    if model.simulation.timestep is not None:
-        option["timestep"] = fmt(model.simulation.timestep)
-    if model.simulation.integrator is not None:
-        option["integrator"] = MUJOCO_INTEGRATORS[model.simulation.integrator]
-    ET.SubElement(root, "option", option)
-
+    ET.SubElement(root, "option", _option_attributes(model))
     if meshes:
-        asset = ET.SubElement(root, "asset")
-        for name, mesh in meshes.items():
-            if mesh_folder_name is None:
-                ET.SubElement(
-                    asset,
-                    "mesh",
-                    name=name,
-                    vertex=vec(np.asarray(mesh.vertices).ravel()),
-                    face=" ".join(str(int(i)) for i in np.asarray(mesh.faces).ravel()),
-                )
-            else:
-                ET.SubElement(asset, "mesh", name=name, file=f"{mesh_folder_name}/{name}.obj")
+        _assets(ET.SubElement(root, "asset"), meshes, mesh_folder_name)
 
-    world = ET.SubElement(root, "worldbody")
-    elements: dict[str | None, ET.Element] = {None: world}
-    for joint in model.ordered_joints():
-        body_name = joint.child_body
-        body = model.bodies[body_name]
+    joints = model.ordered_joints()
+    elements: dict[str | None, ET.Element] = {None: ET.SubElement(root, "worldbody")}
+    for joint in joints:
         x_ac = model.child_frame_in_body(joint)
-        r_bp_a, p_bp_a = compose(model.joint_frame_in_parent_body(joint), invert(x_ac))
-        attributes = {"name": body_name, "pos": vec(p_bp_a)}
-        if not is_identity(r_bp_a):
-            attributes["quat"] = vec(quaternion(r_bp_a))
-        element = ET.SubElement(elements[joint.parent_body], "body", attributes)
-        elements[body_name] = element
+        x_bpa = compose(model.joint_frame_in_parent_body(joint), invert(x_ac))
+        element = _body_element(elements[joint.parent_body], joint.child_body, x_bpa)
+        elements[joint.child_body] = element
         _joint_element(element, joint, x_ac)
+        _body_contents(element, joint.child_body, model.bodies[joint.child_body])
 
-        props = body.mass_properties
-        ET.SubElement(
-            element,
-            "inertial",
-            pos=vec(props.center_of_mass),
-            mass=fmt(props.mass),
-            diaginertia=vec(mujoco_moments(props.principal_moments)),
-            quat=vec(quaternion(props.principal_axes)),
-        )
-        geometry = body_geometry(body)
-        geom = {"name": body_name, "mass": "0", "contype": "1", "conaffinity": "1"}
-        if geometry.kind == "box":
-            geom.update(type="box", size=vec(0.5 * np.array(geometry.size)))
-        elif geometry.kind == "cylinder":
-            radius, length = geometry.size
-            geom.update(type="cylinder", size=vec((radius, 0.5 * length)))
-        else:
-            geom.update(type="mesh", mesh=body_name)
-        if geometry.kind != "mesh":
-            geom["pos"] = vec(geometry.position)
-            if not is_identity(geometry.rotation):
-                geom["quat"] = vec(quaternion(geometry.rotation))
-        ET.SubElement(element, "geom", geom)
-        for frame_name, frame in body.frames.items():
-            site = {"name": f"{body_name}.{frame_name}", "pos": vec(frame.position)}
-            if not is_identity(np.asarray(frame.rotation)):
-                site["quat"] = vec(quaternion(np.asarray(frame.rotation)))
-            ET.SubElement(element, "site", site)
-
-    pairs = [j for j in model.ordered_joints() if j.parent_body is not None]
+    pairs = [j for j in joints if j.parent_body is not None]
     if pairs:
         # MuJoCo filters parent-child contacts only while the parent moves; a parent welded to
         # the world (a fixed base) would collide with its child at the joint.
@@ -170,10 +125,60 @@ def build_mjcf(
     if qpos.size:
         keyframe = ET.SubElement(root, "keyframe")
         ET.SubElement(keyframe, "key", name="initial", qpos=vec(qpos), qvel=vec(qvel))
-
-    from ._common import xml_text
-
     return xml_text(root), meshes
+
+
+def _option_attributes(model: Model) -> dict[str, str]:
+    """Gravity, and the model's timestep and integrator when it has them."""
+    option = {"gravity": vec(model.gravity)}
+    if model.simulation.timestep is not None:
+        option["timestep"] = fmt(model.simulation.timestep)
+    if model.simulation.integrator is not None:
+        option["integrator"] = MUJOCO_INTEGRATORS[model.simulation.integrator]
+    return option
+
+
+def _assets(asset: ET.Element, meshes: dict[str, Any], folder_name: str | None) -> None:
+    """One ``<mesh>`` per body: a file in ``folder_name``, or embedded when it is None."""
+    for name, mesh in meshes.items():
+        if folder_name is None:
+            ET.SubElement(
+                asset,
+                "mesh",
+                name=name,
+                vertex=vec(np.asarray(mesh.vertices).ravel()),
+                face=" ".join(str(int(i)) for i in np.asarray(mesh.faces).ravel()),
+            )
+        else:
+            ET.SubElement(asset, "mesh", name=name, file=f"{folder_name}/{name}.obj")
+
+
+def _body_element(parent: ET.Element, name: str, x_bpa: Transform) -> ET.Element:
+    """The ``<body>``: frame_a at ``X_BpA`` in the parent body's frame_a (or the world)."""
+    rotation, position = x_bpa
+    attributes = {"name": name, "pos": vec(position)}
+    if not is_identity(rotation):
+        attributes["quat"] = vec(matrix_to_quaternion(rotation))
+    return ET.SubElement(parent, "body", attributes)
+
+
+def _body_contents(element: ET.Element, name: str, body: Component) -> None:
+    """The body's principal-form ``<inertial>``, its ``<geom>`` and a ``<site>`` per frame."""
+    props = body.mass_properties
+    ET.SubElement(
+        element,
+        "inertial",
+        pos=vec(props.center_of_mass),
+        mass=fmt(props.mass),
+        diaginertia=vec(mujoco_moments(props.principal_moments)),
+        quat=vec(matrix_to_quaternion(props.principal_axes)),
+    )
+    ET.SubElement(element, "geom", _geom_attributes(name, body_geometry(body)))
+    for frame_name, frame in body.frames.items():
+        site = {"name": f"{name}.{frame_name}", "pos": vec(frame.position)}
+        if not is_identity(frame.rotation):
+            site["quat"] = vec(matrix_to_quaternion(frame.rotation))
+        ET.SubElement(element, "site", site)
 
 
 def mujoco_moments(moments: np.ndarray) -> np.ndarray:
@@ -191,7 +196,26 @@ def mujoco_moments(moments: np.ndarray) -> np.ndarray:
     return np.array([i1, i2, i3])
 
 
-def _joint_element(body: ET.Element, joint: Any, x_ac: tuple[np.ndarray, np.ndarray]) -> None:
+def _geom_attributes(name: str, geometry: Geometry) -> dict[str, str]:
+    """The ``<geom>`` of a body: massless, colliding, native where MuJoCo has the primitive."""
+    geom = {"name": name, "mass": "0", "contype": "1", "conaffinity": "1"}
+    if geometry.kind == "mesh":
+        geom.update(type="mesh", mesh=name)
+        return geom
+    if geometry.kind == "box":
+        geom.update(type="box", size=vec(0.5 * np.array(geometry.size)))
+    elif geometry.kind == "cylinder":
+        radius, length = geometry.size
+        geom.update(type="cylinder", size=vec((radius, 0.5 * length)))
+    else:  # sphere
+        geom.update(type="sphere", size=vec(geometry.size))
+    geom["pos"] = vec(geometry.position)
+    if not is_identity(geometry.rotation):
+        geom["quat"] = vec(matrix_to_quaternion(geometry.rotation))
+    return geom
+
+
+def _joint_element(body: ET.Element, joint: Joint, x_ac: Transform) -> None:
     r_ac, p_ac = x_ac
     if joint.type == "fixed":
         return
@@ -257,8 +281,6 @@ def joint_state_from_mujoco(
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The inverse of :func:`mujoco_state` for a time series: ``qpos (T, nq)``, ``qvel (T,
     nv)`` -> ``joint -> (T,)`` for one coordinate, ``(T, k)`` for several."""
-    from scipy.spatial.transform import Rotation
-
     qpos = np.atleast_2d(qpos)
     qvel = np.atleast_2d(qvel)
     positions: dict[str, np.ndarray] = {}
@@ -276,13 +298,13 @@ def joint_state_from_mujoco(
             positions[joint.name] = p[:, 0].copy()
             velocities[joint.name] = w[:, 0].copy()
         elif joint.type == "ball":
-            r_mj = Rotation.from_quat(p, scalar_first=True).as_matrix()
+            r_mj = quaternion_to_matrix(p)
             r_jc = np.einsum("ji,tjk,kl->til", r_ac, r_mj, r_ac)  # R_CA R_mj R_AC
             positions[joint.name] = _quaternions(r_jc)
             velocities[joint.name] = w @ r_ac  # rows: R_CA w_A
         else:  # free
             r_wj, p_wj = model.joint_frame_in_parent_body(joint)
-            r_wa = Rotation.from_quat(p[:, 3:], scalar_first=True).as_matrix()
+            r_wa = quaternion_to_matrix(p[:, 3:])
             p_wa = p[:, :3]
             r_wc = r_wa @ r_ac
             offset_w = np.einsum("tij,j->ti", r_wa, p_ac)  # R_WA p_AC
@@ -298,10 +320,9 @@ def joint_state_from_mujoco(
 
 
 def _quaternions(matrices: np.ndarray) -> np.ndarray:
-    """(T, 3, 3) -> (T, 4) wxyz quaternions with a continuous sign (no jumps to -q)."""
-    from scipy.spatial.transform import Rotation
-
-    quats = Rotation.from_matrix(matrices).as_quat(scalar_first=True)
+    """(T, 3, 3) -> (T, 4) wxyz quaternions with a continuous sign (no jumps to -q), the
+    first with ``qw >= 0``."""
+    quats = matrix_to_quaternion(matrices)
     for t in range(1, len(quats)):
         if np.dot(quats[t], quats[t - 1]) < 0:
             quats[t] = -quats[t]

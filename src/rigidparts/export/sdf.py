@@ -9,12 +9,12 @@ Conventions
   centre of mass in frame_a, the tensor about it in frame_a's axes (entries as they are,
   ``ixy = I[0, 1]``).
 - Each named frame is ``<frame name="BODY.FRAME" attached_to="BODY">`` posed relative to the
-  body's link.
+  body's link (``X_AF``: position and roll-pitch-yaw of the frame's rotation).
 - A joint's ``<pose>`` is relative to its child link (SDFormat's default): the child frame
   ``X_AC``; its ``<axis><xyz>`` is in the joint frame. ``revolute`` without limits ->
   ``continuous``; ``prismatic``, ``fixed`` and ``ball`` as such; ``free`` -> no joint at all
   (a link without a joint floats, in Drake and Gazebo). ``world`` is the parent of the root.
-- Visual and collision: native ``<box>``/``<cylinder>``, else ``<mesh><uri>`` to
+- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh><uri>`` to
   ``<stem>_meshes/<body>.obj``, relative to the SDF file. Gravity belongs to an SDFormat
   world, not a model: it is not written.
 """
@@ -27,15 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from ..model.model import Model
+from ..component import Component
+from ..model import Model
+from ..model.joints import Joint
+from ..transforms import Transform, matrix_to_rpy
 from ._common import (
+    INERTIA_ENTRIES,
+    Geometry,
     body_geometry,
     body_meshes,
     check_sections,
     exported_inertia,
     fmt,
     mesh_folder,
-    rpy,
     vec,
     write_xml,
     xml_text,
@@ -53,13 +57,11 @@ def to_sdf(model: Model, path: str | os.PathLike[str] | None = None, *, sections
     return write_xml(text, path, meshes)
 
 
-def _pose(
-    parent: ET.Element, pose: tuple[np.ndarray, np.ndarray], relative_to: str | None = None
-) -> None:
+def _pose(parent: ET.Element, pose: Transform, relative_to: str | None = None) -> None:
     rotation, position = pose
     attributes = {} if relative_to is None else {"relative_to": relative_to}
     element = ET.SubElement(parent, "pose", attributes)
-    element.text = vec([*position, *rpy(rotation)])
+    element.text = vec([*position, *matrix_to_rpy(rotation)])
 
 
 def _text(parent: ET.Element, tag: str, text: str) -> ET.Element:
@@ -75,66 +77,71 @@ def build_sdf(
     sections = check_sections(sections)
     model.check()
     meshes = body_meshes(model, sections)
-    zero = model.zero_positions()
-    poses = model.body_poses(zero)
+    poses = model.body_poses(model.zero_positions())
     root = ET.Element("sdf", version=SDF_VERSION)
     element_model = ET.SubElement(root, "model", name=model.name)
     for joint in model.ordered_joints():
-        body_name = joint.child_body
-        body = model.bodies[body_name]
-        link = ET.SubElement(element_model, "link", name=body_name)
-        _pose(link, poses[body_name])
-        inertial = ET.SubElement(link, "inertial")
-        _pose(inertial, (np.eye(3), body.center_of_mass))
-        _text(inertial, "mass", fmt(body.mass))
-        tensor = ET.SubElement(inertial, "inertia")
-        i = exported_inertia(body)
-        for tag, value in (
-            ("ixx", i[0, 0]),
-            ("ixy", i[0, 1]),
-            ("ixz", i[0, 2]),
-            ("iyy", i[1, 1]),
-            ("iyz", i[1, 2]),
-            ("izz", i[2, 2]),
-        ):
-            _text(tensor, tag, fmt(value))
-        geometry = body_geometry(body)
-        for tag in ("visual", "collision"):
-            element = ET.SubElement(link, tag, name=tag)
-            _pose(element, (geometry.rotation, geometry.position))
-            shape = ET.SubElement(element, "geometry")
-            if geometry.kind == "box":
-                _text(ET.SubElement(shape, "box"), "size", vec(geometry.size))
-            elif geometry.kind == "cylinder":
-                radius, length = geometry.size
-                cylinder = ET.SubElement(shape, "cylinder")
-                _text(cylinder, "radius", fmt(radius))
-                _text(cylinder, "length", fmt(length))
-            else:
-                _text(ET.SubElement(shape, "mesh"), "uri", f"{mesh_folder_name}/{body_name}.obj")
-
+        name = joint.child_body
+        body = model.bodies[name]
+        _link(element_model, name, body, poses[name], f"{mesh_folder_name}/{name}.obj")
         for frame_name in body.frames:
             frame = ET.SubElement(
-                element_model, "frame", name=f"{body_name}.{frame_name}", attached_to=body_name
+                element_model, "frame", name=f"{name}.{frame_name}", attached_to=name
             )
-            _pose(frame, model.frame_in_body(body_name, frame_name), relative_to=body_name)
-
-        if joint.type == "free":
-            continue  # a link without a joint floats
-        kind = joint.type
-        if kind == "revolute" and joint.limits is None:
-            kind = "continuous"
-        element = ET.SubElement(element_model, "joint", name=joint.name, type=kind)
-        _text(element, "parent", "world" if joint.parent_body is None else joint.parent_body)
-        _text(element, "child", body_name)
-        _pose(element, model.child_frame_in_body(joint))
-        if joint.type in ("revolute", "prismatic"):
-            axis = ET.SubElement(element, "axis")
-            _text(axis, "xyz", vec(joint.axis_in_joint))
-            if joint.limits is not None:
-                limit = ET.SubElement(axis, "limit")
-                _text(limit, "lower", fmt(joint.limits[0]))
-                _text(limit, "upper", fmt(joint.limits[1]))
-            dynamics = ET.SubElement(axis, "dynamics")
-            _text(dynamics, "damping", fmt(joint.damping))
+            _pose(frame, model.frame_in_body(name, frame_name), relative_to=name)
+        if joint.type != "free":  # a link without a joint floats
+            _joint(element_model, joint, model.child_frame_in_body(joint))
     return xml_text(root), meshes
+
+
+def _link(parent: ET.Element, name: str, body: Component, pose: Transform, mesh_uri: str) -> None:
+    """The body's ``<link>`` (frame_a at ``pose`` in the model frame): inertial, visual and
+    collision."""
+    link = ET.SubElement(parent, "link", name=name)
+    _pose(link, pose)
+    inertial = ET.SubElement(link, "inertial")
+    _pose(inertial, (np.eye(3), body.center_of_mass))
+    _text(inertial, "mass", fmt(body.mass))
+    tensor = ET.SubElement(inertial, "inertia")
+    i = exported_inertia(body)
+    for tag, (row, column) in INERTIA_ENTRIES.items():
+        _text(tensor, tag, fmt(i[row, column]))
+    geometry = body_geometry(body)
+    for tag in ("visual", "collision"):
+        element = ET.SubElement(link, tag, name=tag)
+        _pose(element, (geometry.rotation, geometry.position))
+        _geometry(ET.SubElement(element, "geometry"), geometry, mesh_uri)
+
+
+def _geometry(parent: ET.Element, geometry: Geometry, mesh_uri: str) -> None:
+    if geometry.kind == "box":
+        _text(ET.SubElement(parent, "box"), "size", vec(geometry.size))
+    elif geometry.kind == "cylinder":
+        radius, length = geometry.size
+        cylinder = ET.SubElement(parent, "cylinder")
+        _text(cylinder, "radius", fmt(radius))
+        _text(cylinder, "length", fmt(length))
+    elif geometry.kind == "sphere":
+        _text(ET.SubElement(parent, "sphere"), "radius", fmt(geometry.size[0]))
+    else:
+        _text(ET.SubElement(parent, "mesh"), "uri", mesh_uri)
+
+
+def _joint(parent: ET.Element, joint: Joint, x_ac: Transform) -> None:
+    """The ``<joint>``, posed at the child frame ``X_AC`` relative to the child link."""
+    kind = joint.type
+    if kind == "revolute" and joint.limits is None:
+        kind = "continuous"
+    element = ET.SubElement(parent, "joint", name=joint.name, type=kind)
+    _text(element, "parent", "world" if joint.parent_body is None else joint.parent_body)
+    _text(element, "child", joint.child_body)
+    _pose(element, x_ac)
+    if joint.type in ("revolute", "prismatic"):
+        axis = ET.SubElement(element, "axis")
+        _text(axis, "xyz", vec(joint.axis_in_joint))
+        if joint.limits is not None:
+            limit = ET.SubElement(axis, "limit")
+            _text(limit, "lower", fmt(joint.limits[0]))
+            _text(limit, "upper", fmt(joint.limits[1]))
+        dynamics = ET.SubElement(axis, "dynamics")
+        _text(dynamics, "damping", fmt(joint.damping))

@@ -8,7 +8,8 @@ Conventions
   the centre of mass in frame_a and the inertia tensor about the centre of mass in frame_a's
   axes (URDF's reference point is the ``<inertial><origin>``, never the link origin), the
   tensor's entries as they are (``ixy = I[0, 1]``, the negative product of inertia).
-- Every named frame F of body B is a massless link ``B.F`` on a fixed joint ``B.F``.
+- Every named frame F of body B is a massless link ``B.F`` on a fixed joint ``B.F`` whose
+  ``<origin>`` is the frame's pose ``X_AF`` (position and roll-pitch-yaw of its rotation).
 - URDF puts a joint's child link frame at the joint. When a joint holds a body at frame_a
   its child is the body's link; when it holds it at another frame C, its child is the frame
   link ``B.C`` and the body's link hangs from that by the fixed joint ``B.C`` (``X_CA``),
@@ -23,7 +24,7 @@ Conventions
 - ``<mujoco><compiler .../></mujoco>`` keeps MuJoCo from fusing fixed links
   (``fusestatic``), dropping visuals, stripping mesh paths, balancing or recomputing
   inertias; Pinocchio and Drake ignore it.
-- Visual and collision: native ``<box>``/``<cylinder>``, else ``<mesh
+- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh
   filename="<stem>_meshes/<body>.obj"/>`` relative to the URDF file. URDF has no gravity.
 """
 
@@ -33,18 +34,19 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any
 
-import numpy as np
-
+from ..component import Component
 from ..errors import ModelError
-from ..model.model import Model, invert
+from ..model import Model
+from ..model.joints import Joint
+from ..transforms import Transform, invert, matrix_to_rpy
 from ._common import (
+    INERTIA_ENTRIES,
     body_geometry,
     body_meshes,
     check_sections,
     exported_inertia,
     fmt,
     mesh_folder,
-    rpy,
     vec,
     write_xml,
     xml_text,
@@ -74,9 +76,9 @@ def to_urdf(model: Model, path: str | os.PathLike[str] | None = None, *, section
     return write_xml(text, path, meshes)
 
 
-def _origin(parent: ET.Element, pose: tuple[np.ndarray, np.ndarray]) -> None:
+def _origin(parent: ET.Element, pose: Transform) -> None:
     rotation, position = pose
-    ET.SubElement(parent, "origin", xyz=vec(position), rpy=vec(rpy(rotation)))
+    ET.SubElement(parent, "origin", xyz=vec(position), rpy=vec(matrix_to_rpy(rotation)))
 
 
 def build_urdf(
@@ -101,46 +103,64 @@ def build_urdf(
     for joint in model.ordered_joints():
         body_name = joint.child_body
         body = model.bodies[body_name]
-        parent_link = "world" if joint.parent_body is None else joint.parent_body
-        holds_frame_a = joint.child_frame == "frame_a"
-        child_link = body_name if holds_frame_a else f"{body_name}.{joint.child_frame}"
-
-        element = ET.SubElement(robot, "joint", name=joint.name, type=_joint_type(joint))
-        _origin(element, model.joint_frame_in_parent_body(joint))
-        ET.SubElement(element, "parent", link=parent_link)
-        ET.SubElement(element, "child", link=child_link)
-        if joint.type in ("revolute", "prismatic"):
-            ET.SubElement(element, "axis", xyz=vec(joint.axis_in_joint))
-            if joint.limits is not None or joint.type == "prismatic":
-                lower, upper = joint.limits or (-UNLIMITED, UNLIMITED)
-                ET.SubElement(
-                    element,
-                    "limit",
-                    lower=fmt(lower),
-                    upper=fmt(upper),
-                    effort=fmt(UNLIMITED),
-                    velocity=fmt(UNLIMITED),
-                )
-            ET.SubElement(element, "dynamics", damping=fmt(joint.damping), friction="0.0")
-
+        _joint(robot, joint, model.joint_frame_in_parent_body(joint))
         _body_link(robot, body_name, body, meshes, mesh_folder_name)
         for frame_name in body.frames:
-            frame_link = f"{body_name}.{frame_name}"
-            ET.SubElement(robot, "link", name=frame_link)
-            weld = ET.SubElement(robot, "joint", name=frame_link, type="fixed")
             x_af = model.frame_in_body(body_name, frame_name)
-            if frame_name == joint.child_frame and not holds_frame_a:
-                _origin(weld, invert(x_af))  # the body's link hangs from the joint's frame
-                ET.SubElement(weld, "parent", link=frame_link)
-                ET.SubElement(weld, "child", link=body_name)
-            else:
-                _origin(weld, x_af)
-                ET.SubElement(weld, "parent", link=body_name)
-                ET.SubElement(weld, "child", link=frame_link)
+            holds_joint = frame_name == joint.child_frame and frame_name != "frame_a"
+            _frame_link(robot, body_name, frame_name, x_af, holds_joint)
     return xml_text(robot), meshes
 
 
-def _joint_type(joint: Any) -> str:
+def _joint(robot: ET.Element, joint: Joint, x_bpj: Transform) -> None:
+    """The ``<joint>`` at ``X_BpJ`` in the parent link; its child is the body's link when it
+    holds the body at frame_a, else the link of the frame it holds."""
+    parent_link = "world" if joint.parent_body is None else joint.parent_body
+    child_link = (
+        joint.child_body
+        if joint.child_frame == "frame_a"
+        else f"{joint.child_body}.{joint.child_frame}"
+    )
+    element = ET.SubElement(robot, "joint", name=joint.name, type=_joint_type(joint))
+    _origin(element, x_bpj)
+    ET.SubElement(element, "parent", link=parent_link)
+    ET.SubElement(element, "child", link=child_link)
+    if joint.type not in ("revolute", "prismatic"):
+        return
+    ET.SubElement(element, "axis", xyz=vec(joint.axis_in_joint))
+    if joint.limits is not None or joint.type == "prismatic":
+        lower, upper = joint.limits or (-UNLIMITED, UNLIMITED)
+        ET.SubElement(
+            element,
+            "limit",
+            lower=fmt(lower),
+            upper=fmt(upper),
+            effort=fmt(UNLIMITED),
+            velocity=fmt(UNLIMITED),
+        )
+    ET.SubElement(element, "dynamics", damping=fmt(joint.damping), friction="0.0")
+
+
+def _frame_link(
+    robot: ET.Element, body: str, frame: str, x_af: Transform, holds_joint: bool
+) -> None:
+    """The massless link ``BODY.FRAME`` and its fixed joint: from the body's link at ``X_AF``,
+    or, for the frame that holds the body's joint, the body's link hanging from it at
+    ``X_FA = X_AF^-1``."""
+    frame_link = f"{body}.{frame}"
+    ET.SubElement(robot, "link", name=frame_link)
+    weld = ET.SubElement(robot, "joint", name=frame_link, type="fixed")
+    if holds_joint:
+        _origin(weld, invert(x_af))
+        ET.SubElement(weld, "parent", link=frame_link)
+        ET.SubElement(weld, "child", link=body)
+    else:
+        _origin(weld, x_af)
+        ET.SubElement(weld, "parent", link=body)
+        ET.SubElement(weld, "child", link=frame_link)
+
+
+def _joint_type(joint: Joint) -> str:
     if joint.type == "revolute":
         return "revolute" if joint.limits is not None else "continuous"
     if joint.type == "free":
@@ -149,23 +169,15 @@ def _joint_type(joint: Any) -> str:
 
 
 def _body_link(
-    robot: ET.Element, name: str, body: Any, meshes: dict[str, Any], folder: str
+    robot: ET.Element, name: str, body: Component, meshes: dict[str, Any], folder: str
 ) -> None:
     link = ET.SubElement(robot, "link", name=name)
     inertial = ET.SubElement(link, "inertial")
     ET.SubElement(inertial, "origin", xyz=vec(body.center_of_mass), rpy="0.0 0.0 0.0")
     ET.SubElement(inertial, "mass", value=fmt(body.mass))
     i = exported_inertia(body)
-    ET.SubElement(
-        inertial,
-        "inertia",
-        ixx=fmt(i[0, 0]),
-        ixy=fmt(i[0, 1]),
-        ixz=fmt(i[0, 2]),
-        iyy=fmt(i[1, 1]),
-        iyz=fmt(i[1, 2]),
-        izz=fmt(i[2, 2]),
-    )
+    entries = {tag: fmt(i[row, column]) for tag, (row, column) in INERTIA_ENTRIES.items()}
+    ET.SubElement(inertial, "inertia", entries)
     geometry = body_geometry(body)
     for tag in ("visual", "collision"):
         element = ET.SubElement(link, tag, name=f"{name}_{tag}")
@@ -176,6 +188,8 @@ def _body_link(
         elif geometry.kind == "cylinder":
             radius, length = geometry.size
             ET.SubElement(shape, "cylinder", radius=fmt(radius), length=fmt(length))
+        elif geometry.kind == "sphere":
+            ET.SubElement(shape, "sphere", radius=fmt(geometry.size[0]))
         else:
             assert name in meshes
             ET.SubElement(shape, "mesh", filename=f"{folder}/{name}.obj")

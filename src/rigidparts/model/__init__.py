@@ -1,17 +1,27 @@
-"""Multibody models: bodies joined by joints into a tree, loaded from TOML, exported and
-simulated.
+"""Multibody models: bodies joined by joints into a tree, and the TOML model file (library
+only: this package imports nothing from export, sim, viz or the command line).
 
 >>> import rigidparts as rp
 >>> from rigidparts.model import Model, load_model
 >>> model = load_model("examples/pendulum.toml")
->>> model.to_urdf("pendulum.urdf")          # also to_mjcf(), to_sdf()
+>>> rp.export_model(model, "pendulum.urdf")  # rigidparts.export.export: MJCF, URDF, SDF
 
-See :mod:`.model` (the tree and its kinematics), :mod:`.joints` (joint types and conventions)
-and :mod:`.toml_format` (the file format).
+Modules: :mod:`.model` (the tree, its kinematics and mass properties), :mod:`.joints` (joint
+types, conventions and the Joint value type), :mod:`.joint_builder` (validation of a joint's
+fields), :mod:`.values` (user values as SI arrays), :mod:`.toml_format` (the file reader) and
+:mod:`.toml_lines` (line numbers for its errors).
 """
 
 from .joints import JOINT_TYPES, Joint
 from .model import INTEGRATORS, Model, SimulationSettings
-from .toml_format import load_model
+from .toml_format import load_model, model_from_dict
 
-__all__ = ["INTEGRATORS", "JOINT_TYPES", "Joint", "Model", "SimulationSettings", "load_model"]
+__all__ = [
+    "INTEGRATORS",
+    "JOINT_TYPES",
+    "Joint",
+    "Model",
+    "SimulationSettings",
+    "load_model",
+    "model_from_dict",
+]

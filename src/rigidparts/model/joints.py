@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError
-from ..transforms import Transform, quaternion_to_matrix, rotation_about_axis
+from ..transforms import ZERO_QUATERNION, Transform, quaternion_to_matrix, rotation_about_axis
 from .values import numbers, plain_number, si_number
 
 __all__ = [
@@ -67,9 +67,6 @@ VELOCITY_SUFFIXES = {
     "ball": ("wx", "wy", "wz"),
     "free": ("vx", "vy", "vz", "wx", "wy", "wz"),
 }
-
-#: A quaternion whose norm is at most this is refused (any larger one is normalised).
-_ZERO_QUATERNION = 1e-12
 
 
 @dataclass(frozen=True, eq=False)
@@ -273,6 +270,6 @@ def _single(parameter: str, value: Any, who: str) -> Any:
 
 def _unit_quaternion(parameter: str, value: Any, quat: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(quat))
-    if not norm > _ZERO_QUATERNION:
+    if not norm > ZERO_QUATERNION:
         raise ModelError(parameter, value, "the quaternion must not be zero")
     return quat / norm

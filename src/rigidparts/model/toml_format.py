@@ -11,8 +11,9 @@
     integrator = "RK4"
 
     [bodies.arm]                     # one table per body: `shape` + the body's keywords
-    shape = "box"
+    shape = "box"                    # a name in rigidparts.shapes.SHAPES
     length = "1 m"
+    material = "aluminium"           # or density = ..., or mass = "2.5 kg" (one of the three)
     ...
 
     [[joints]]                       # one entry per joint: Model.add_joint's arguments
@@ -26,11 +27,15 @@
 Every problem raises :class:`~rigidparts.ModelError` naming the file, the line (TOML's own for
 syntax errors; otherwise found by scanning the text for the table and key) and the item at
 fault, e.g. ``model.toml:9: bodies.arm.lenght='1 m': unknown key ...``.
+
+A body table's keys are ``shape`` and the keywords of that shape's public class, read from its
+specification (:meth:`~rigidparts.shapes.ShapeSpec.signature_defaults`); its values go to the
+class (:func:`rigidparts.bodies.body_class`) unchanged, so units, ``mass``, and radial
+``extra_frames = [[0.2, "30 deg"], ...]`` pairs work as in Python.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import os
 import re
@@ -39,15 +44,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..bodies import body_class
 from ..component import Component
 from ..errors import ModelError, ParameterError
+from ..shapes import SHAPES, ShapeSpec
 from ..units import to_si
-from .joints import parse_rpy
-from .model import INTEGRATORS, Model
+from .model import INTEGRATORS, Model, SimulationSettings
+from .toml_lines import LineIndex
+from .values import rpy
 
-__all__ = ["body_classes", "load_model", "model_from_dict"]
+__all__ = ["load_model", "model_from_dict"]
 
 TOP_LEVEL_KEYS = ("name", "gravity", "simulation", "bodies", "joints")
+REQUIRED_TOP_LEVEL_KEYS = ("bodies", "joints")
 SIMULATION_KEYS = ("duration", "timestep", "integrator")
 JOINT_KEYS = (
     "name",
@@ -65,108 +74,11 @@ JOINT_KEYS = (
 )
 REQUIRED_JOINT_KEYS = ("name", "type", "parent", "child")
 
-
-def body_classes() -> dict[str, type[Component]]:
-    """``shape -> class`` for every body class (subclasses of Component with a ``shape``)."""
-    from .. import bodies  # noqa: F401  (registers Box and Cone as subclasses)
-
-    found: dict[str, type[Component]] = {}
-    stack = list(Component.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        shape = cls.__dict__.get("shape")
-        if isinstance(shape, str):
-            found.setdefault(shape, cls)
-    return dict(sorted(found.items()))
+#: A key path in the file: ``("bodies", "arm", "length")``, ``("joints", 0, "axis")``.
+KeyPath = tuple[Any, ...]
 
 
-def body_keywords(cls: type[Component]) -> tuple[str, ...]:
-    """The keyword arguments of a body class, in signature order."""
-    return tuple(
-        name
-        for name, p in inspect.signature(cls).parameters.items()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    )
-
-
-class LineIndex:
-    """Best-effort line numbers of tables and keys in TOML text (tomllib gives none).
-
-    Tracks the current ``[table]`` / ``[[array]]`` header (counting array entries) and records
-    the first line of each ``key = ...``, skipping the continuation lines of multi-line arrays
-    and inline tables.
-    """
-
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-    _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
-
-    def __init__(self, text: str) -> None:
-        self.lines: dict[tuple[Any, ...], int] = {}
-        table: tuple[Any, ...] = ()
-        counts: dict[tuple[str, ...], int] = {}
-        depth = 0
-        for number, line in enumerate(text.splitlines(), start=1):
-            code = _strip_comment(line)
-            if depth == 0:
-                header = self._HEADER.match(code)
-                if header and code.lstrip().startswith("["):
-                    parts = _split_key(header.group(2))
-                    if header.group(1) == "[[":
-                        index = counts.get(parts, 0)
-                        counts[parts] = index + 1
-                        table = (*parts, index)
-                    else:
-                        table = parts
-                    self.lines.setdefault(table, number)
-                    continue
-                key = self._KEY.match(code)
-                if key:
-                    self.lines.setdefault((*table, *_split_key(key.group(1))), number)
-            depth = max(0, depth + _bracket_balance(code))
-
-    def line(self, *path: Any) -> int | None:
-        """The line of ``path`` (e.g. ``("bodies", "arm", "length")``, ``("joints", 1)``), or of
-        its nearest recorded ancestor; None when nothing matches."""
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return None
-
-
-def _strip_comment(line: str) -> str:
-    out, quote = [], None
-    for char in line:
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            break
-        out.append(char)
-    return "".join(out)
-
-
-def _split_key(text: str) -> tuple[str, ...]:
-    return tuple(part.strip().strip("\"'") for part in text.split("."))
-
-
-def _bracket_balance(code: str) -> int:
-    balance, quote = 0, None
-    _, _, value = code.partition("=")
-    for char in value if "=" in code else code:
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            balance += 1
-        elif char in "]}":
-            balance -= 1
-    return balance
+# -- the file ----------------------------------------------------------------------------
 
 
 def load_model(path: str | os.PathLike[str]) -> Model:
@@ -174,13 +86,22 @@ def load_model(path: str | os.PathLike[str]) -> Model:
     path, the line where known, and the item at fault. Nothing is written."""
     source = str(path)
     raw = Path(path).read_bytes()  # OSError (missing file, ...) propagates as such
+    text = _decode(raw, source)
+    data = _parse(text, source)
+    return model_from_dict(data, source=source, text=text, default_name=Path(path).stem)
+
+
+def _decode(raw: bytes, source: str) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ModelError("file", source, "is not UTF-8 text", source=source, line=line) from None
+
+
+def _parse(text: str, source: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = re.search(r"line (\d+)", message)
@@ -190,7 +111,22 @@ def load_model(path: str | os.PathLike[str]) -> Model:
         raise ModelError(
             "toml", shown, f"is not valid TOML: {message}", source=source, line=line
         ) from None
-    return model_from_dict(data, source=source, text=text, default_name=Path(path).stem)
+
+
+class _Errors:
+    """Makes :class:`ModelError` s that carry the file and the line of a key path."""
+
+    def __init__(self, source: str | None, text: str | None) -> None:
+        self.source = source
+        self.index = LineIndex(text or "")
+
+    def __call__(self, path: KeyPath, parameter: str, value: Any, rule: str) -> ModelError:
+        """The error about ``parameter`` (at ``path`` in the file)."""
+        return ModelError(parameter, value, rule, source=self.source, line=self.index.line(*path))
+
+    def relocate(self, exc: ParameterError, path: KeyPath, parameter: str) -> ModelError:
+        """``exc`` (value and rule kept) reported as ``parameter`` at ``path``."""
+        return self(path, parameter, exc.value, exc.rule)
 
 
 def model_from_dict(
@@ -200,142 +136,186 @@ def model_from_dict(
     text: str | None = None,
     default_name: str = "model",
 ) -> Model:
-    """Build a :class:`Model` from parsed model-file content (see :func:`load_model`)."""
-    index = LineIndex(text or "")
+    """Build a :class:`Model` from parsed model-file content (the tables of
+    :meth:`Model.to_dict`, or ``tomllib`` output). ``source`` and ``text`` are the file's path
+    and text, for the file and line in error messages; ``default_name`` the name when the data
+    gives none."""
+    errors = _Errors(source, text)
+    _check_top_level(data, errors)
+    model = _new_model(data, default_name, errors)
+    _read_simulation(data.get("simulation", {}), model.simulation, errors)
+    _read_bodies(data["bodies"], model, errors)
+    _read_joints(data["joints"], model, errors)
+    _check_tree(model, errors)
+    return model
 
-    def fail(path: tuple[Any, ...], parameter: str, value: Any, rule: str) -> ModelError:
-        return ModelError(parameter, value, rule, source=source, line=index.line(*path))
 
-    def relocate(exc: ParameterError, path: tuple[Any, ...], parameter: str) -> ModelError:
-        return fail(path, parameter, exc.value, exc.rule)
+# -- the top level and [simulation] --------------------------------------------------------
 
+
+def _check_top_level(data: Any, errors: _Errors) -> None:
     if not isinstance(data, Mapping):
-        raise fail((), "file", data, "must hold TOML tables")
+        raise errors((), "file", data, "must hold TOML tables")
     for key in data:
         if key not in TOP_LEVEL_KEYS:
-            raise fail(
-                (key,),
-                key,
-                data[key],
-                f"unknown top-level key (known: {', '.join(TOP_LEVEL_KEYS)})",
-            )
-    for key in ("bodies", "joints"):
+            known = ", ".join(TOP_LEVEL_KEYS)
+            raise errors((key,), key, data[key], f"unknown top-level key (known: {known})")
+    for key in REQUIRED_TOP_LEVEL_KEYS:
         if key not in data:
-            raise fail((), key, None, f"the model file needs '{key}'")
+            raise errors((), key, None, f"the model file needs '{key}'")
 
-    name = data.get("name", default_name)
+
+def _new_model(data: Mapping[str, Any], default_name: str, errors: _Errors) -> Model:
     try:
-        model = Model(name=name, gravity=data.get("gravity", (0.0, 0.0, -9.81)))
+        return Model(
+            name=data.get("name", default_name), gravity=data.get("gravity", (0.0, 0.0, -9.81))
+        )
     except ParameterError as exc:
-        raise relocate(exc, (exc.parameter,), exc.parameter) from None
+        raise errors.relocate(exc, (exc.parameter,), exc.parameter) from None
 
-    settings = data.get("simulation", {})
+
+def _read_simulation(settings: Any, target: SimulationSettings, errors: _Errors) -> None:
+    """Fill ``target`` from the ``[simulation]`` table: times in s, an integrator's name."""
     if not isinstance(settings, Mapping):
-        raise fail(("simulation",), "simulation", settings, "must be a table")
+        raise errors(("simulation",), "simulation", settings, "must be a table")
     for key, value in settings.items():
-        where = ("simulation", key)
+        path = ("simulation", key)
         parameter = f"simulation.{key}"
         if key not in SIMULATION_KEYS:
-            raise fail(
-                where, parameter, value, f"unknown key (known: {', '.join(SIMULATION_KEYS)})"
-            )
+            known = ", ".join(SIMULATION_KEYS)
+            raise errors(path, parameter, value, f"unknown key (known: {known})")
         if key == "integrator":
-            choice = {i.lower(): i for i in INTEGRATORS}.get(str(value).lower())
-            if not isinstance(value, str) or choice is None:
-                raise fail(where, parameter, value, f"must be one of {', '.join(INTEGRATORS)}")
-            model.simulation.integrator = choice
-            continue
-        try:
-            seconds = to_si(parameter, value, "time")
-        except ParameterError as exc:
-            raise relocate(exc, where, parameter) from None
-        if not (seconds > 0.0 and math.isfinite(seconds)):
-            raise fail(where, parameter, value, "must be a positive, finite time (s)")
-        setattr(model.simulation, key, seconds)
+            target.integrator = _integrator(path, parameter, value, errors)
+        else:
+            setattr(target, key, _seconds(path, parameter, value, errors))
 
-    bodies = data["bodies"]
+
+def _integrator(path: KeyPath, parameter: str, value: Any, errors: _Errors) -> str:
+    """One of :data:`INTEGRATORS`, matched without regard to case."""
+    choice = {i.lower(): i for i in INTEGRATORS}.get(str(value).lower())
+    if not isinstance(value, str) or choice is None:
+        raise errors(path, parameter, value, f"must be one of {', '.join(INTEGRATORS)}")
+    return choice
+
+
+def _seconds(path: KeyPath, parameter: str, value: Any, errors: _Errors) -> float:
+    """A positive, finite time in s (units allowed)."""
+    try:
+        seconds = to_si(parameter, value, "time")
+    except ParameterError as exc:
+        raise errors.relocate(exc, path, parameter) from None
+    if not (seconds > 0.0 and math.isfinite(seconds)):
+        raise errors(path, parameter, value, "must be a positive, finite time (s)")
+    return seconds
+
+
+# -- [bodies.NAME] ---------------------------------------------------------------------------
+
+
+def _read_bodies(bodies: Any, model: Model, errors: _Errors) -> None:
     if not isinstance(bodies, Mapping) or not bodies:
-        raise fail(("bodies",), "bodies", bodies, "must hold one table per body ([bodies.NAME])")
-    classes = body_classes()
-    for body_name, table in bodies.items():
-        where = ("bodies", body_name)
-        prefix = f"bodies.{body_name}"
-        if not isinstance(table, Mapping):
-            raise fail(where, prefix, table, "must be a table of the body's keywords")
-        shape = table.get("shape")
-        if not isinstance(shape, str) or shape not in classes:
-            raise fail(
-                (*where, "shape"),
-                f"{prefix}.shape",
-                shape,
-                f"must be one of {', '.join(repr(s) for s in classes)}",
-            )
-        cls = classes[shape]
-        keywords = body_keywords(cls)
-        for key, value in table.items():
-            if key != "shape" and key not in keywords:
-                raise fail(
-                    (*where, key),
-                    f"{prefix}.{key}",
-                    value,
-                    f"unknown key for a {shape} (known: shape, {', '.join(keywords)})",
-                )
-        kwargs = {k: v for k, v in table.items() if k != "shape"}
+        raise errors(("bodies",), "bodies", bodies, "must hold one table per body ([bodies.NAME])")
+    for name, table in bodies.items():
+        body = _read_body(name, table, errors)
         try:
-            body = cls(**kwargs)
+            model.add_body(name, body)
         except ParameterError as exc:
-            key = exc.parameter.split("[")[0]
-            raise relocate(exc, (*where, key), f"{prefix}.{exc.parameter}") from None
-        except (TypeError, ValueError) as exc:  # a value of the wrong kind the body did not name
-            raise fail(where, prefix, kwargs, f"is not a valid {shape}: {exc}") from None
-        try:
-            model.add_body(body_name, body)
-        except ParameterError as exc:
-            raise relocate(exc, where, exc.parameter) from None
+            raise errors.relocate(exc, ("bodies", name), exc.parameter) from None
 
-    joints = data["joints"]
+
+def _read_body(name: str, table: Any, errors: _Errors) -> Component:
+    """The body of table ``[bodies.<name>]``: its shape's class called with its keys."""
+    path = ("bodies", name)
+    prefix = f"bodies.{name}"
+    if not isinstance(table, Mapping):
+        raise errors(path, prefix, table, "must be a table of the body's keywords")
+    spec = _body_spec(table.get("shape"), path, prefix, errors)
+    _check_body_keys(table, spec, path, prefix, errors)
+    kwargs = {key: value for key, value in table.items() if key != "shape"}
+    try:
+        return body_class(spec.name)(**kwargs)
+    except ParameterError as exc:
+        key = exc.parameter.split("[")[0].split(".")[0]
+        raise errors.relocate(exc, (*path, key), f"{prefix}.{exc.parameter}") from None
+    except (TypeError, ValueError) as exc:  # a value of the wrong kind the body did not name
+        raise errors(path, prefix, kwargs, f"is not a valid {spec.name}: {exc}") from None
+
+
+def _body_spec(shape: Any, path: KeyPath, prefix: str, errors: _Errors) -> ShapeSpec:
+    """The registered specification of ``shape``, else the error listing the shapes."""
+    if not isinstance(shape, str) or shape not in SHAPES:
+        known = ", ".join(repr(name) for name in SHAPES)
+        raise errors((*path, "shape"), f"{prefix}.shape", shape, f"must be one of {known}")
+    return SHAPES[shape]
+
+
+def _check_body_keys(
+    table: Mapping[str, Any], spec: ShapeSpec, path: KeyPath, prefix: str, errors: _Errors
+) -> None:
+    """Every key is ``shape`` or a keyword of the shape's class."""
+    keywords = spec.signature_defaults()
+    for key, value in table.items():
+        if key != "shape" and key not in keywords:
+            known = ", ".join(["shape", *keywords])
+            rule = f"unknown key for a {spec.name} (known: {known})"
+            raise errors((*path, key), f"{prefix}.{key}", value, rule)
+
+
+# -- [[joints]] ------------------------------------------------------------------------------
+
+
+def _read_joints(joints: Any, model: Model, errors: _Errors) -> None:
     if isinstance(joints, Mapping) or not isinstance(joints, list) or not joints:
-        raise fail(("joints",), "joints", joints, "must be a list of joints ([[joints]] tables)")
-    for i, entry in enumerate(joints):
-        where = ("joints", i)
-        prefix = f"joints[{i}]"
-        if not isinstance(entry, Mapping):
-            raise fail(where, prefix, entry, "must be a table (a [[joints]] entry)")
-        for key, value in entry.items():
-            if key not in JOINT_KEYS:
-                raise fail(
-                    (*where, key),
-                    f"{prefix}.{key}",
-                    value,
-                    f"unknown joint key (known: {', '.join(JOINT_KEYS)})",
-                )
-        for key in REQUIRED_JOINT_KEYS:
-            if key not in entry:
-                raise fail(where, f"{prefix}.{key}", None, f"every joint needs '{key}'")
-        kwargs = {k: v for k, v in entry.items() if k != "rpy"}
-        if "rpy" in entry:
-            if "rotation" in entry:
-                raise fail(
-                    (*where, "rpy"), f"{prefix}.rpy", entry["rpy"], "give rotation or rpy, not both"
-                )
-            try:
-                kwargs["rotation"] = parse_rpy(f"{prefix}.rpy", entry["rpy"])
-            except ParameterError as exc:
-                raise relocate(exc, (*where, "rpy"), exc.parameter) from None
-        try:
-            model.add_joint(**kwargs)
-        except ParameterError as exc:
-            found = re.match(r"joints\[\d+\]\.([A-Za-z_]+)", exc.parameter)
-            key = found.group(1) if found else None
-            if key == "rotation" and "rpy" in entry:
-                key = "rpy"
-            path = (*where, key) if key else where
-            raise relocate(exc, path, exc.parameter) from None
+        raise errors(("joints",), "joints", joints, "must be a list of joints ([[joints]] tables)")
+    for index, entry in enumerate(joints):
+        _read_joint(index, entry, model, errors)
 
+
+def _read_joint(index: int, entry: Any, model: Model, errors: _Errors) -> None:
+    """Add the joint of ``[[joints]]`` entry ``index`` to ``model``."""
+    path = ("joints", index)
+    kwargs = _joint_arguments(index, entry, errors)
+    try:
+        model.add_joint(**kwargs)
+    except ParameterError as exc:
+        found = re.match(r"joints\[\d+\]\.([A-Za-z_]+)", exc.parameter)
+        key = found.group(1) if found else None
+        if key == "rotation" and "rpy" in entry:
+            key = "rpy"
+        raise errors.relocate(exc, (*path, key) if key else path, exc.parameter) from None
+
+
+def _joint_arguments(index: int, entry: Any, errors: _Errors) -> dict[str, Any]:
+    """The keyword arguments of :meth:`Model.add_joint` from a ``[[joints]]`` entry (its
+    ``rpy`` turned into a ``rotation``)."""
+    path = ("joints", index)
+    prefix = f"joints[{index}]"
+    if not isinstance(entry, Mapping):
+        raise errors(path, prefix, entry, "must be a table (a [[joints]] entry)")
+    for key, value in entry.items():
+        if key not in JOINT_KEYS:
+            rule = f"unknown joint key (known: {', '.join(JOINT_KEYS)})"
+            raise errors((*path, key), f"{prefix}.{key}", value, rule)
+    for key in REQUIRED_JOINT_KEYS:
+        if key not in entry:
+            raise errors(path, f"{prefix}.{key}", None, f"every joint needs '{key}'")
+    kwargs = {key: value for key, value in entry.items() if key != "rpy"}
+    if "rpy" in entry:
+        where = (*path, "rpy")
+        if "rotation" in entry:
+            raise errors(where, f"{prefix}.rpy", entry["rpy"], "give rotation or rpy, not both")
+        try:
+            kwargs["rotation"] = rpy(f"{prefix}.rpy", entry["rpy"])
+        except ParameterError as exc:
+            raise errors.relocate(exc, where, exc.parameter) from None
+    return kwargs
+
+
+def _check_tree(model: Model, errors: _Errors) -> None:
+    """The model is one complete tree, else the error at the body's table or the joints."""
     try:
         model.check()
     except ParameterError as exc:
         found = re.match(r"bodies\.([A-Za-z0-9_\-]+)", exc.parameter)
         path = ("bodies", found.group(1)) if found else ("joints",)
-        raise relocate(exc, path, exc.parameter) from None
-    return model
+        raise errors.relocate(exc, path, exc.parameter) from None

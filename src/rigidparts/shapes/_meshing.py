@@ -32,6 +32,7 @@ __all__ = [
     "power_of_two_at_least",
     "scale_to_unit",
     "trimesh_module",
+    "unit_semicircle",
 ]
 
 #: Fewest and most segments around round surfaces.
@@ -156,3 +157,22 @@ def mesh_in_frame_a(canonical: Any, r_ac: np.ndarray, metadata: Mapping[str, Any
         process=False,
         metadata=dict(metadata),
     )
+
+
+def unit_semicircle(segments: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(sin phi_j, cos phi_j)`` for ``phi_j = j pi / segments``, ``j = 0 .. segments``.
+
+    Exactly symmetric about ``phi = pi / 2`` (``sin`` mirrored, ``cos`` negated), with the exact
+    values 0 and +-1 at the ends and ``cos = 0`` at ``pi / 2`` (float ``sin(pi)`` is 1.2e-16, not
+    0): a meshed semicircle ends on its diameter and reaches exactly the radius.
+    """
+    phi = np.pi * np.arange(segments + 1) / segments
+    sin, cos = np.sin(phi), np.cos(phi)
+    half = segments // 2 + 1
+    sin[segments - np.arange(half)] = sin[:half]
+    cos[segments - np.arange(half)] = -cos[:half]
+    if segments % 2 == 0:
+        cos[segments // 2] = 0.0
+    sin[0] = sin[-1] = 0.0
+    cos[0], cos[-1] = 1.0, -1.0
+    return sin, cos

@@ -82,8 +82,8 @@ def rule_codes(rules: tuple[Rule, ...]) -> range:
 #: The rule broken when :func:`results_representable` is False (``str.format`` fields:
 #: ``mass``, ``moments``); reported under :func:`unrepresentable_parameter`'s keyword.
 UNREPRESENTABLE_RULE = (
-    "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite positive numbers in "
-    "float64 (dimensions or density far too large or small)"
+    "give mass {mass!r} kg and inertia {moments!r} kg m^2: not finite, or beyond what float64 "
+    "holds to full precision (dimensions or density far too large or small)"
 )
 
 #: Rules every body shares, after the shape's own (codes ``len(shape rules) + 1 + i``). The
@@ -102,11 +102,27 @@ COMMON_RULES: tuple[Rule, ...] = (
 COMMON = {"density": 0, "mass": 1, "frame": 2, "unrepresentable": 6}
 
 
-def results_representable(mass: float, i_xx: float, i_yy: float, i_zz: float) -> bool:
-    """True when the mass is finite and positive and the moments finite and non-negative
-    (False when absurd dimensions or densities overflow or underflow float64)."""
+#: The smallest positive normal float64.
+SMALLEST_NORMAL = 2.2250738585072014e-308
+#: Geometric integrals below this (2**-1000, 2**22 times the smallest normal float) may have
+#: been summed from subnormal terms with fewer than 53 significant bits: not trusted.
+SMALLEST_EXACT = 2.0**-1000
+
+
+def results_representable(
+    volume: float, mass: float, i_xx: float, i_yy: float, i_zz: float, density: float
+) -> bool:
+    """True when float64 holds the closed forms' results to full precision: the density and
+    the mass finite and positive (the mass normal), the moments finite, and the geometry
+    (``volume`` and ``moment / density``) at least :data:`SMALLEST_EXACT`. False when absurd
+    dimensions or densities overflow float64 or underflow it into subnormal numbers, whose few
+    remaining bits would no longer keep, for instance, the triangle inequality."""
     return (
-        0.0 < mass < math.inf and 0.0 <= min(i_xx, i_yy, i_zz) and math.isfinite(i_xx + i_yy + i_zz)
+        0.0 < density < math.inf
+        and SMALLEST_EXACT <= volume
+        and SMALLEST_NORMAL <= mass < math.inf
+        and math.isfinite(i_xx + i_yy + i_zz)
+        and SMALLEST_EXACT <= min(i_xx, i_yy, i_zz) / density
     )
 
 

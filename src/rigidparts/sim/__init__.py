@@ -10,9 +10,9 @@ from .simulate import (
     DEFAULT_INTEGRATOR,
     DEFAULT_TIMESTEP,
     SimulationResult,
-    estimate_period,
     simulate,
 )
+from .summary import estimate_period
 
 __all__ = [
     "DEFAULT_DURATION",

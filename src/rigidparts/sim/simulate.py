@@ -27,14 +27,16 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
+from ..export.mjcf import build_mjcf, joint_state_from_mujoco, mesh_assets
 from ..fileio import atomic_write
+from ..model import INTEGRATORS, Model
+from .summary import format_summary
 
 __all__ = [
     "DEFAULT_DURATION",
     "DEFAULT_INTEGRATOR",
     "DEFAULT_TIMESTEP",
     "SimulationResult",
-    "estimate_period",
     "simulate",
 ]
 
@@ -102,10 +104,8 @@ class SimulationResult:
         writer.writerows(self.to_array().tolist())
         atomic_write(path, buffer.getvalue())
 
-    def summary(self, model: Any = None) -> str:
+    def summary(self, model: Model | None = None) -> str:
         """A short readable report: final state, periods, energy drift."""
-        from .summary import format_summary
-
         return format_summary(self, model)
 
 
@@ -123,7 +123,7 @@ def _check_positive(name: str, value: Any) -> float:
 
 
 def simulate(
-    model: Any,
+    model: Model,
     duration: Any = None,
     timestep: Any = None,
     integrator: str | None = None,
@@ -150,8 +150,6 @@ def simulate(
         Keep MuJoCo's contacts between the bodies' geometry (parent-child and welded pairs
         never touch); False disables contact entirely.
     """
-    from ..model.model import INTEGRATORS
-
     settings = model.simulation
     duration = _check_positive("duration", _first(duration, settings.duration, DEFAULT_DURATION))
     timestep = _check_positive("timestep", _first(timestep, settings.timestep, DEFAULT_TIMESTEP))
@@ -175,7 +173,6 @@ def simulate(
         )
 
     mujoco = _import_mujoco()
-    from ..export.mjcf import build_mjcf, joint_state_from_mujoco, mesh_assets
 
     folder = "meshes"
     xml, meshes = build_mjcf(model, mesh_folder_name=folder)
@@ -273,21 +270,3 @@ def _progress_bar(steps: int, enabled: bool) -> Any:
     except ModuleNotFoundError:
         return None
     return tqdm(total=steps - steps % 1000, unit="step", unit_scale=True, desc="simulating")
-
-
-def estimate_period(time: np.ndarray, signal: np.ndarray) -> float | None:
-    """The period of an oscillating signal from its upward crossings of its mid-range level,
-    located by linear interpolation; the mean spacing of the first and last crossings. None
-    with fewer than two crossings."""
-    time = np.asarray(time, dtype=np.float64)
-    signal = np.asarray(signal, dtype=np.float64)
-    if signal.ndim != 1 or len(signal) < 3:
-        return None
-    level = 0.5 * (signal.max() + signal.min())
-    s = signal - level
-    upward = np.nonzero((s[:-1] < 0.0) & (s[1:] >= 0.0))[0]
-    if len(upward) < 2:
-        return None
-    fraction = -s[upward] / (s[upward + 1] - s[upward])
-    crossings = time[upward] + fraction * (time[upward + 1] - time[upward])
-    return float((crossings[-1] - crossings[0]) / (len(crossings) - 1))

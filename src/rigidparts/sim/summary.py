@@ -1,4 +1,5 @@
-"""The readable report of a simulation (``rigidparts simulate`` without ``--quiet``)."""
+"""The readable report of a simulation (``rigidparts simulate`` without ``--quiet``) and the
+period estimate it uses."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["format_summary", "pendulum_period"]
+from ..model import Model
+
+__all__ = ["estimate_period", "format_summary", "pendulum_period"]
 
 
-def pendulum_period(model: Any) -> tuple[str, float] | None:
+def pendulum_period(model: Model) -> tuple[str, float] | None:
     """``(joint, T0)`` for a model whose only degree of freedom is one revolute joint hanging
     from the fixed world: the small-amplitude period of the compound pendulum,
 
@@ -44,6 +47,24 @@ def pendulum_period(model: Any) -> tuple[str, float] | None:
     return joint.name, 2.0 * math.pi * math.sqrt(moment / (composite.mass * g_perp * distance))
 
 
+def estimate_period(time: np.ndarray, signal: np.ndarray) -> float | None:
+    """The period of an oscillating signal from its upward crossings of its mid-range level,
+    located by linear interpolation; the mean spacing of the first and last crossings. None
+    with fewer than two crossings."""
+    time = np.asarray(time, dtype=np.float64)
+    signal = np.asarray(signal, dtype=np.float64)
+    if signal.ndim != 1 or len(signal) < 3:
+        return None
+    level = 0.5 * (signal.max() + signal.min())
+    s = signal - level
+    upward = np.nonzero((s[:-1] < 0.0) & (s[1:] >= 0.0))[0]
+    if len(upward) < 2:
+        return None
+    fraction = -s[upward] / (s[upward + 1] - s[upward])
+    crossings = time[upward] + fraction * (time[upward + 1] - time[upward])
+    return float((crossings[-1] - crossings[0]) / (len(crossings) - 1))
+
+
 def amplitude_factor(amplitude: float) -> float:
     """``T / T0`` of a pendulum swinging with amplitude ``theta0`` (rad), the series
     ``1 + theta0^2/16 + 11 theta0^4/3072 + 173 theta0^6/737280`` (exact: 2 K(sin(theta0/2))/pi)."""
@@ -55,11 +76,9 @@ def _value(x: float) -> str:
     return f"{x:.10g}"
 
 
-def format_summary(result: Any, model: Any = None) -> str:
+def format_summary(result: Any, model: Model | None = None) -> str:
     """Model and run, each joint's final position/velocity and period, the energy drift."""
     import mujoco
-
-    from .simulate import estimate_period
 
     lines = []
     duration = float(result.time[-1] - result.time[0])

@@ -5,7 +5,7 @@
   semi-transparent so that frames inside a body and the bore of a hollow one stay visible, with
   its sharp edges outlined;
 - :func:`draw_inertia_ellipsoids`: each body's equivalent inertia ellipsoid;
-- :func:`draw_joints`: joint axes and ball joints of a model;
+- :func:`draw_joints`: joint axes and pivots (joints that turn about a point) of a model;
 - :func:`draw_triads`: a triad per frame (x red, y green, z blue) along the frame's own axes
   ``R_WF`` (its rotation relative to frame_a applied);
 - :func:`draw_centres_of_mass`: a circled cross at each centre of mass.
@@ -107,8 +107,8 @@ def draw_inertia_ellipsoids(ax: Any, bodies: list[PlacedBody]) -> None:
 
 def draw_joints(ax: Any, joints: list[JointMark], triad: float) -> list[tuple[str, np.ndarray]]:
     """Revolute axes dash-dotted, prismatic axes dotted (from 0.8 to 1.3 triad lengths, m,
-    either side of the joint's origin), ball joints as rings. Returns ``(label, point)`` for
-    each drawn axis: ``"NAME (TYPE)"`` at the axis' far end."""
+    either side of the joint's origin), pivots (``mark.pivot``) as rings. Returns ``(label,
+    point)`` for each drawn axis: ``"NAME (TYPE)"`` at the axis' far end."""
     joint_labels: list[tuple[str, np.ndarray]] = []
     for mark in joints:
         if mark.axis is not None:
@@ -121,7 +121,7 @@ def draw_joints(ax: Any, joints: list[JointMark], triad: float) -> list[tuple[st
             )
             line.set_gid("joint_axis")
             joint_labels.append((f"{mark.name} ({mark.type})", ends[1]))
-        elif mark.type == "ball":
+        elif mark.pivot:
             ax.scatter(
                 *mark.origin,
                 s=120,

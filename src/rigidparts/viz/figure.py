@@ -156,9 +156,7 @@ def add_title(ax: Any, title: str | None, note: str | None) -> None:
         ).set_gid("note")
 
 
-def add_legend(
-    ax: Any, *, triad: float | None, com: bool, joint_axes: bool, inertia: bool
-) -> Any:
+def add_legend(ax: Any, *, triad: float | None, com: bool, joint_axes: bool, inertia: bool) -> Any:
     """The legend of the symbols drawn, top left: the triad's x, y, z colours and length
     (``triad`` in m, None when no frames are drawn), the centre-of-mass marker, the joint
     axes, the inertia ellipsoid; its title says the lengths are in m. Returns the legend."""

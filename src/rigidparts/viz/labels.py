@@ -28,7 +28,7 @@ LABEL_PLACES = (
     ((1.0, 1.0), "left", "bottom"),
 )
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 on the screen, pixels
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 on the screen, pixels
 
 
 def _text_size_px(text: str, fontsize: float, dpi: float) -> tuple[float, float]:
@@ -47,7 +47,7 @@ def _text_size_px(text: str, fontsize: float, dpi: float) -> tuple[float, float]
     return (width + pad) * dpi / 72.0, (height + pad) * dpi / 72.0
 
 
-def legend_box(ax: Any, legend: Any) -> list[Box]:
+def legend_box(ax: Any, legend: Any) -> list[Rect]:
     """The legend's box on the screen (pixels), when the canvas can measure it; else none."""
     try:
         renderer = ax.figure.canvas.get_renderer()
@@ -67,7 +67,7 @@ def place_labels(
     up: np.ndarray,
     fontsize: float,
     obstacles: Sequence[np.ndarray] = (),
-    avoid: Sequence[Box] = (),
+    avoid: Sequence[Rect] = (),
 ) -> list[tuple[np.ndarray, str, str]]:
     """``(3-D anchor, ha, va)`` per label so that no two boxes overlap on the screen nor
     cover a point of ``obstacles`` (centre-of-mass markers) or a box of ``avoid`` (pixels:
@@ -86,17 +86,17 @@ def place_labels(
         x, y, _ = proj3d.proj_transform(*point, projection)
         return np.asarray(ax.transData.transform((x, y)))
 
-    def box(x: float, y: float, w: float, h: float, ha: str, va: str) -> Box:
+    def box(x: float, y: float, w: float, h: float, ha: str, va: str) -> Rect:
         x0 = x - w if ha == "right" else x
         y0 = y - h if va == "top" else y
         return (x0, y0, x0 + w, y0 + h)
 
-    def overlaps(a: Box, b: Box) -> bool:
+    def overlaps(a: Rect, b: Rect) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
     dpi = ax.figure.dpi
     marker = 9.0  # half the size of a centre-of-mass marker, pixels
-    taken: list[Box] = [tuple(b) for b in avoid]  # type: ignore[misc]
+    taken: list[Rect] = [tuple(b) for b in avoid]  # type: ignore[misc]
     for point in obstacles:
         px, py = to_pixels(point)
         taken.append((px - marker, py - marker, px + marker, py + marker))

@@ -18,8 +18,13 @@ from typing import Any
 
 from ..component import Component
 from ..errors import ParameterError
-from ..model import Model
-from .draw import draw_bodies, draw_centres_of_mass, draw_inertia_ellipsoids, draw_joints, draw_triads
+from .draw import (
+    draw_bodies,
+    draw_centres_of_mass,
+    draw_inertia_ellipsoids,
+    draw_joints,
+    draw_triads,
+)
 from .figure import (
     DEFAULT_SIZE,
     DEFAULT_VIEW,
@@ -163,10 +168,12 @@ def plot(target: Any, ax: Any = None, **options: Any) -> Any:
     'rigidparts[viz]'`` (an ImportError saying so otherwise).
     """
     require_matplotlib()
-    if isinstance(target, Model):
-        return plot_model(target, ax, **options)
     if isinstance(target, Component):
         return plot_body(target, ax, **options)
+    from ..model import Model  # only for a model: a body draws without the model package
+
+    if isinstance(target, Model):
+        return plot_model(target, ax, **options)
     raise ParameterError(
         "target", type(target).__name__, "must be a rigidparts body or a rigidparts.model.Model"
     )

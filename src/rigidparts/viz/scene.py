@@ -65,12 +65,14 @@ SCENE_OPTIONS = (
 @dataclass
 class JointMark:
     """A joint drawn in a model picture: ``origin`` (m) and unit ``axis`` in world
-    coordinates (``axis`` None for joints without one)."""
+    coordinates (``axis`` None for joints without one); ``pivot`` when the joint turns freely
+    about its origin (no axis, its position a quaternion alone: drawn as a ring)."""
 
     name: str
     type: str
     origin: np.ndarray
     axis: np.ndarray | None
+    pivot: bool = False
 
 
 @dataclass
@@ -145,7 +147,9 @@ def joint_marks(model: Any, poses: Mapping[str, Any]) -> list[JointMark]:
         r_bpj, p_bpj = model.joint_frame_in_parent_body(joint)
         r_wj = r_wbp @ r_bpj
         axis = None if joint.axis is None else r_wj @ np.asarray(joint.axis_in_joint)
-        marks.append(JointMark(joint.name, joint.type, r_wbp @ p_bpj + p_wbp, axis))
+        # Rotation about a point: 4 position coordinates (a quaternion), 3 angular velocities.
+        pivot = joint.axis is None and (joint.nq, joint.nv) == (4, 3)
+        marks.append(JointMark(joint.name, joint.type, r_wbp @ p_bpj + p_wbp, axis, pivot))
     return marks
 
 

@@ -1,0 +1,240 @@
+"""``rigidparts view SHAPE [body options] -o FILE.png`` and ``rigidparts view MODEL.toml -o
+FILE.png``: draw a body or a model without a display (the :mod:`rigidparts.viz` package).
+
+``TARGET`` comes first and decides the rest of the options, so parsing takes two stages: the
+``view`` subcommand takes the target and the remaining words, and :func:`run` parses those with
+the body options of the target's shape (any shape with a mesh builder) or with the picture
+options only (a model file). matplotlib loads in :func:`run` only, with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from ..shapes import SHAPES
+from ._options import (
+    add_body_options,
+    body_epilog,
+    body_from_args,
+    check_suffix,
+    sections,
+)
+
+__all__ = ["PICTURE_SUFFIXES", "register", "run"]
+
+#: Picture formats by suffix (matplotlib writes them all).
+PICTURE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+
+
+def _drawable() -> list[str]:
+    """The shapes ``view`` draws: those whose specification has a mesh builder."""
+    return [name for name, spec in SHAPES.items() if spec.mesh is not None]
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels, got {text!r}") from None
+    if not (100 <= width <= 10000 and 100 <= height <= 10000):
+        raise argparse.ArgumentTypeError(f"width and height must be 100..10000 px, got {text!r}")
+    return width, height
+
+
+def _view(text: str) -> tuple[float, float]:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        elev, azim = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected ELEVATION,AZIMUTH in degrees such as 25,-60, got {text!r}"
+        ) from None
+    if not all(abs(v) < 1e6 for v in (elev, azim)):
+        raise argparse.ArgumentTypeError(f"angles must be finite degrees, got {text!r}")
+    return elev, azim
+
+
+def _usage() -> str:
+    return (
+        "rigidparts view SHAPE [shape options] -o FILE.png [picture options]\n"
+        "       rigidparts view MODEL.toml -o FILE.png [picture options]"
+    )
+
+
+def _epilog() -> str:
+    names = _drawable()
+    target = textwrap.fill(
+        f"TARGET comes first: a shape ({', '.join(names)}), then the same options as "
+        "'rigidparts SHAPE'; or the path of a model file. See the options with",
+        width=92,
+    )
+    helps = [f"  rigidparts view {name} --help" for name in names]
+    examples = [f"  rigidparts view {name} -o {name}.png" for name in names[:1]]
+    examples += [
+        f"  rigidparts view {name} --axis 0,0,1 -o {name}.png --inertia --view 35,-60 "
+        "--size 1600x1200"
+        for name in [n for n in names if SHAPES[n].axis][:1]
+    ]
+    examples.append("  rigidparts view pendulum.toml -o pendulum.png")
+    return "\n".join(
+        [
+            target,
+            *helps,
+            "  rigidparts view MODEL.toml --help",
+            "",
+            "The picture shows the body (or every body of the model at its initial joint "
+            "positions),",
+            "shaded and semi-transparent; a triad for every frame (x red, y green, z blue) "
+            "labelled",
+            "frame_a, frame_b, frame_com, frame_c1, ... (BODY.FRAME in a model); the centre of "
+            "mass",
+            "(circled cross); with --inertia, the equivalent inertia ellipsoid; a title with the "
+            "mass and",
+            "material. Lengths in metres, one scale on all axes. No display is needed.",
+            "",
+            "Examples:",
+            *examples,
+        ]
+    )
+
+
+def _add_picture_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("picture")
+    group.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the picture: .png (also .svg, .pdf, .jpg)",
+    )
+    group.add_argument(
+        "--size",
+        type=_size,
+        default=(1200, 900),
+        metavar="WxH",
+        help="picture size in pixels (default 1200x900)",
+    )
+    group.add_argument(
+        "--view",
+        type=_view,
+        default=None,
+        metavar="ELEV,AZIM",
+        help="viewpoint: elevation and azimuth in degrees (default 28,-56)",
+    )
+    group.add_argument(
+        "--inertia",
+        action="store_true",
+        help="draw the equivalent inertia ellipsoid (same mass and principal moments)",
+    )
+    group.add_argument(
+        "--sections",
+        type=sections,
+        default=48,
+        metavar="N",
+        help="segments around round surfaces (default 48)",
+    )
+    group.add_argument("--no-labels", action="store_true", help="do not label the frames")
+    group.add_argument("--no-frames", action="store_true", help="do not draw the frame triads")
+    group.add_argument("--title", default=None, help="replace the title (default: mass, material)")
+
+
+def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, str | None]:
+    """The second-stage parser of ``rigidparts view TARGET ...`` and the target's shape (None
+    for a model file)."""
+    from ..errors import ParameterError
+
+    parser_class = args.view_parser_class
+    target = args.target
+    names = _drawable()
+    if target in names:
+        spec = SHAPES[target]
+        parser = parser_class(
+            prog=f"rigidparts view {target}",
+            description=f"Draw {spec.summary}, with its frames and centre of mass.",
+            epilog=body_epilog(spec),
+        )
+        _add_picture_options(parser)
+        add_body_options(parser, spec)
+        return parser, target
+    shapes = f"a shape ({', '.join(names)})"
+    if target.startswith("-"):
+        raise ParameterError(
+            "TARGET", target, f"comes first: {shapes} or a model file (see 'rigidparts view -h')"
+        )
+    if not Path(target).is_file() and not {"-h", "--help"} & set(args.options):
+        raise ParameterError(
+            "TARGET", target, f"must be {shapes} or an existing model file (.toml)"
+        )
+    parser = parser_class(
+        prog=f"rigidparts view {target}",
+        description="Draw every body of a model at its initial joint positions.",
+    )
+    _add_picture_options(parser)
+    return parser, None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw the target to ``-o`` (atomically; the format is the suffix); returns 0."""
+    parser, shape = _target_parser(args)
+    options = parser.parse_args(args.options)
+    check_suffix(options.output, PICTURE_SUFFIXES, "picture")
+
+    import matplotlib
+
+    matplotlib.use("Agg")  # the command line never needs a display
+    from ..fileio import atomic_path
+    from ..viz import new_axes, plot_body, plot_model
+
+    if shape is None:
+        from ..model import load_model
+
+        subject = load_model(args.target)
+        draw: Any = plot_model
+    else:
+        subject = body_from_args(shape, options)
+        draw = plot_body
+    ax = new_axes(options.size, pyplot=False)
+    draw(
+        subject,
+        ax=ax,
+        view=options.view,
+        title=True if options.title is None else options.title,
+        sections=options.sections,
+        inertia=options.inertia,
+        labels=not options.no_labels,
+        frames=not options.no_frames,
+    )
+    with atomic_path(options.output) as tmp:
+        ax.figure.savefig(tmp, dpi="figure", format=Path(options.output).suffix.lower().lstrip("."))
+    width, height = options.size
+    print(f"wrote {options.output} ({width}x{height} px)")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``view`` (the first parsing stage: the target and the words after it)."""
+    parser = subparsers.add_parser(
+        "view",
+        help="draw a body or a model to a picture (.png), headless",
+        description="Draw a body or a model file to a picture, without a display.",
+        usage=_usage(),
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "target",
+        metavar="TARGET",
+        help=f"a shape ({', '.join(_drawable())}), or the path of a model file (.toml)",
+    )
+    parser.add_argument(
+        "options",
+        nargs=argparse.REMAINDER,
+        metavar="OPTIONS",
+        help="the body options (for a shape) and the picture options; see 'rigidparts view "
+        "SHAPE --help'",
+    )
+    parser.set_defaults(handler=run, view_parser_class=type(parser))
