@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import rigidparts as rp
 from reference import box_reference, cone_reference, relative_error, rule_directions
 from rigidparts import batch
+from rigidparts.shapes import SHAPES
 
 ENGINES = ["numba", "numpy"] if batch.ENGINE == "numba" else ["numpy"]
 QUANTITIES = ("mass", "volume", "center_of_mass", "inertia")
@@ -969,3 +970,21 @@ def test_kernel_builder_takes_any_tier1_spec() -> None:
     kernel = batch._numba.build_kernel(spec)
     assert kernel.__name__ == "rod_for_tests_rows_unregistered"
     assert batch._numba.kernel_for(spec) is batch._numba.kernel_for(spec)
+
+
+@pytest.mark.parametrize("name", [n for n, s in SHAPES.items() if s.tier == 1])
+def test_each_shape_compiles_alone_in_a_fresh_process(name: str) -> None:
+    """A shape whose closed form calls another shape's (the Linkage calls the Box's) compiles
+    even when that other shape's kernel was never built in the process."""
+    import subprocess
+    import sys
+
+    code = (
+        "import rigidparts as rp\n"
+        f"b = rp.batch.{name}(engine='numba')\n"
+        f"s = rp.body_class({name!r})()\n"
+        "assert b.inertia[0].tobytes() == s.inertia.tobytes()\n"
+        "assert b.principal_moments[0].tobytes() == s.principal_moments.tobytes()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

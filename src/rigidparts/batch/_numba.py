@@ -87,10 +87,14 @@ _jitable: set[Callable[..., Any]] = set()
 _jitable_lock = threading.Lock()
 
 
+_SHAPES_PACKAGE = "rigidparts.shapes."
+
+
 def _make_jitable(function: Callable[..., Any]) -> set[Callable[..., Any]]:
     """Tell numba how to compile ``function`` where jitted code calls it, and the plain Python
-    functions of its module it calls by global name (a closed form's helpers); returns them
-    all. They stay ordinary functions for every other caller."""
+    functions it calls by global name from its own module or from the shapes package (a closed
+    form's helpers, another shape's closed form it reuses); returns them all. They stay
+    ordinary functions for every other caller."""
     found: set[Callable[..., Any]] = set()
     pending = [function]
     while pending:
@@ -100,9 +104,11 @@ def _make_jitable(function: Callable[..., Any]) -> set[Callable[..., Any]]:
         found.add(f)
         for name in f.__code__.co_names:
             value = f.__globals__.get(name)
-            # Helpers of the same module only: never a library's function (numba may have
-            # its own implementation of it).
-            if isinstance(value, pytypes.FunctionType) and value.__module__ == f.__module__:
+            # The project's own helpers only: never a library's function (numba may have its
+            # own implementation of it).
+            if isinstance(value, pytypes.FunctionType) and (
+                value.__module__ == f.__module__ or value.__module__.startswith(_SHAPES_PACKAGE)
+            ):
                 pending.append(value)
     with _jitable_lock:
         for f in found - _jitable:
