@@ -24,6 +24,7 @@ from rigidparts.export.mjcf import to_mjcf
 from rigidparts.export.urdf import to_urdf
 from rigidparts.model import Model, load_model
 from test_export import rotated_frames_model
+from test_family_exports import every_shape_model, every_shape_moves
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TOLERANCE = 1e-12
@@ -96,6 +97,7 @@ MODELS = {
     "serial_arm": lambda: load_model(EXAMPLES / "serial_arm.toml"),
     "traps": traps,
     "rotated": rotated_frames_model,  # frames with rotations, a sphere, bodies given by mass
+    "every_shape": every_shape_model,  # every registered shape, solid / hollow / turned / by mass
 }
 MOVES = {  # joint positions away from zero, to check each engine's joint conventions
     "pendulum": {"hinge": 0.4},
@@ -103,6 +105,7 @@ MOVES = {  # joint positions away from zero, to check each engine's joint conven
     "serial_arm": {"shoulder": 0.3, "elbow": -0.4, "wrist": 1.3},
     "traps": {"shoulder": 0.7, "elbow": -0.9, "slide": 0.05},
     "rotated": {"pivot": 0.8, "tilt": -0.6},
+    "every_shape": every_shape_moves(every_shape_model()),
 }
 
 

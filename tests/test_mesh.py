@@ -218,6 +218,18 @@ def test_box_mesh_volume_property(
         axis=axis,
         rotate90=rotate90,
     )
+    # Walls under MIN_RELATIVE_WALL of the section are left out of the mesh (a box of nothing
+    # but such walls is refused): the volume to expect is the box's without them.
+    thin = MIN_RELATIVE_WALL * max(box.width, box.height)
+    shown_w, shown_h = box.inner_width, box.inner_height
+    if shown_w > 0 and shown_h > 0:
+        shown_h = box.height if box.height - shown_h < thin else shown_h
+        shown_w = box.width if box.width - shown_w < thin else shown_w
+        if shown_w == box.width and shown_h == box.height:
+            with pytest.raises(rp.ParameterError, match="too thin to mesh"):
+                box.mesh()
+            return
+    expected = length * (width * height - shown_w * shown_h)
     mesh = box.mesh()
     assert_closed_volume(mesh)
     # trimesh's float volume of a long thin bar far from the origin loses digits (1.4e-9 for
@@ -231,12 +243,37 @@ def test_box_mesh_volume_property(
         (height - box.inner_height) / 2 if hollow and box.inner_height < height else height,
     )
     bound = max(1e-12, 64 * np.finfo(float).eps * max(length, width, height) / thinnest)
-    assert exact_volume(mesh) == pytest.approx(box.volume, rel=bound)
+    assert exact_volume(mesh) == pytest.approx(expected, rel=bound, abs=8 * thin * length * (
+        width + height))
     # frame_a at one end, frame_b at the other: the mesh spans [0, L] along the axis.
     along = mesh.vertices @ box.axis
     size = max(length, width, height)
     assert along.min() == pytest.approx(0.0, abs=1e-12 * size)
     assert along.max() == pytest.approx(length, abs=1e-12 * size)
+
+
+def test_box_walls_too_thin_to_mesh() -> None:
+    """Issue 14: a valid box whose walls are ~1e-16 of its section gave a zero-volume mesh."""
+    kwargs = dict(length=4, width=1, height=1, inner_width=1, inner_height=0.9999999999999999)
+    box = rp.Box(**kwargs, axis=(0, 1, 1))
+    assert box.volume > 0
+    with pytest.raises(rp.ParameterError) as info:
+        box.mesh()
+    assert info.value.parameter == "inner_height" and "too thin to mesh" in info.value.rule
+    # Thin walls beside real ones are left out; the mesh keeps the real walls' volume.
+    partly = rp.Box(**dict(kwargs, inner_width=0.5), axis=(0, 1, 1)).mesh()
+    assert_closed_volume(partly)
+    assert exact_volume(partly) == pytest.approx(4 * 0.5, rel=1e-12)
+
+
+def test_cli_mesh_refuses_walls_too_thin(tmp_path, capsys) -> None:
+    out = tmp_path / "s.stl"
+    argv = ["mesh", "box", "--length", "4", "--width", "1", "--height", "1", "--inner-width",
+            "1", "--inner-height", "0.9999999999999999", "--axis", "0,1,1", "-o", str(out)]
+    assert commands.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and "too thin to mesh" in err[0]
+    assert not out.exists()
 
 
 # -- Cone ---------------------------------------------------------------------------------------

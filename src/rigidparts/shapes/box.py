@@ -34,7 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from ._meshing import MIN_RELATIVE_RADIUS, exact_merge, scale_to_unit, trimesh_module
+from ..errors import ParameterError
+from ._meshing import (
+    MIN_RELATIVE_RADIUS,
+    MIN_RELATIVE_WALL,
+    exact_merge,
+    scale_to_unit,
+    trimesh_module,
+)
 from ._spec import Param, Primitive, Rule, ShapeSpec, register, rule_codes
 
 __all__ = ["SPEC", "check", "closed_form"]
@@ -130,6 +137,20 @@ def mesh(dimensions: Mapping[str, float], sections: int) -> Any:
     # A hole side below float64's reach (as the cone's radii) is no hole.
     if min(wi, hi) < MIN_RELATIVE_RADIUS * max(ell, w, h):
         wi = hi = 0.0
+    # Walls thinner than MIN_RELATIVE_WALL of the section cannot be told apart once the mesh
+    # is rotated into frame_a (its faces would round onto each other, leaving no volume): such
+    # a wall is left out, as a cone's knife edge, and a box of nothing but such walls refused.
+    thin = MIN_RELATIVE_WALL * max(w, h)
+    if hi > 0.0 and wi > 0.0:
+        hi = h if h - hi < thin else hi
+        wi = w if w - wi < thin else wi
+        if hi == h and wi == w:
+            raise ParameterError(
+                "inner_height" if inner_height != height else "inner_width",
+                inner_height if inner_height != height else inner_width,
+                f"leaves walls thinner than {MIN_RELATIVE_WALL:.2g} of the section: too thin to "
+                "mesh in float64 (the mass properties are still exact)",
+            )
 
     def slab(h0: float, h1: float, w0: float, w1: float) -> Any:
         # A solid cuboid over heights [h0, h1] x widths [w0, w1] x axis [0, L] (u, v, z).
