@@ -1,89 +1,112 @@
-"""Per-body cost: ``rp.Cone(...)`` / ``rp.Box(...)`` plus reading ``.inertia``, against the
-peers' factories for the shapes they have (Drake, Pinocchio, trimesh primitives), each
-measured side by side in this process (best of several rounds).
+"""Per-body cost (issue 15 items 1 and 2): building one body and reading its 3x3 inertia,
+against the peers' factories for the shapes they have and against the same body from floats.
 
-Drake and Pinocchio have a solid cylinder and a solid box; none of the peers has a cone, a
-frustum or a hollow body. The rigidparts cylinder is ``rp.Cone(radius_a=r, radius_b=r)``.
+Each case is a callable; a round times every case once (``calls_per_round`` calls each, about
+20 ms), in the same order; the figure is the median over the rounds, and each ratio is the
+median over the rounds of (case / its reference in the same round), so both sides of a ratio
+always see the same machine state.
+
+References: Drake's ``SpatialInertia.Solid*WithDensity(...)`` followed by
+``CalcRotationalInertia().CopyToFullMatrix3()`` (a 3x3 ndarray) for the solid cylinder, box and
+sphere it has; for unit strings (``"250 mm"``), the same body built from floats. Pinocchio, a
+plain-Python closed form made into a 3x3 ndarray, and trimesh's primitives are listed beside.
+Drake and Pinocchio have no cone, frustum, hollow body or I-beam: those are set against the
+nearest solid (a cylinder or a box).
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 
 import numpy as np
 from common import best_time, calls_per_round
 
 import rigidparts as rp
+from rigidparts.shapes import cone as cone_shape
 
 RADIUS, LENGTH, DENSITY = 0.1, 1.0, 7860.0
 BOX = (1.0, 0.1, 0.2)  # length (x), width (z), height (y)
 
+#: name -> (reference name, callable)
+Case = tuple[str | None, Callable[[], object]]
 
-def _cases() -> dict[str, tuple[str, Callable[[], object]]]:
-    cases: dict[str, tuple[str, Callable[[], object]]] = {
-        "rigidparts Cone (cylinder), density=": (
-            "cylinder",
-            lambda: (
-                rp.Cone(length=LENGTH, radius_a=RADIUS, radius_b=RADIUS, density=DENSITY).inertia
-            ),
-        ),
-        "rigidparts Cone (cylinder), material='steel'": (
-            "cylinder",
-            lambda: rp.Cone(length=LENGTH, radius_a=RADIUS, radius_b=RADIUS).inertia,
-        ),
-        "rigidparts Cone (hollow frustum)": (
-            "hollow frustum",
-            lambda: (
-                rp.Cone(
-                    length=LENGTH,
-                    radius_a=RADIUS,
-                    radius_b=0.05,
-                    inner_radius_a=0.09,
-                    inner_radius_b=0.04,
-                    density=DENSITY,
-                ).inertia
-            ),
-        ),
-        "rigidparts Box, density=": (
-            "box",
-            lambda: rp.Box(length=BOX[0], width=BOX[1], height=BOX[2], density=DENSITY).inertia,
-        ),
-    }
+DRAKE_CYLINDER = "Drake SolidCylinderWithDensity + 3x3"
+DRAKE_BOX = "Drake SolidBoxWithDensity + 3x3"
+DRAKE_SPHERE = "Drake SolidSphereWithDensity + 3x3"
+CONE_FLOATS = "rp.Cone (cylinder) floats, density= + .inertia"
+BOX_FLOATS = "rp.Box floats, density= + .inertia"
+
+
+def _plain_python_cone() -> object:
+    # The closed form with floats, then a 3x3 ndarray: no checks, no frame, no object.
+    _, _, _, i0, i1, i2 = cone_shape.closed_form(LENGTH, RADIUS, RADIUS, 0.0, 0.0, DENSITY)
+    return np.array(((i0, 0.0, 0.0), (0.0, i1, 0.0), (0.0, 0.0, i2)))
+
+
+def cases() -> dict[str, Case]:
+    """Every measured case, with the name of its reference (None for the references)."""
+    drake = None
     try:
         from pydrake.multibody.tree import SpatialInertia
 
-        axis = np.array([1.0, 0.0, 0.0])
-        cases["Drake SpatialInertia.SolidCylinderWithDensity + 3x3"] = (
-            "cylinder",
-            lambda: (
-                SpatialInertia.SolidCylinderWithDensity(DENSITY, RADIUS, LENGTH, axis)
-                .CalcRotationalInertia()
-                .CopyToFullMatrix3()
-            ),
-        )
-        cases["Drake SpatialInertia.SolidBoxWithDensity + 3x3"] = (
-            "box",
-            lambda: (
-                SpatialInertia.SolidBoxWithDensity(DENSITY, BOX[0], BOX[2], BOX[1])
-                .CalcRotationalInertia()
-                .CopyToFullMatrix3()
-            ),
-        )
+        drake = SpatialInertia
     except ImportError:
         pass
+    cylinder_ref = DRAKE_CYLINDER if drake else None
+    box_ref = DRAKE_BOX if drake else None
+    sphere_ref = DRAKE_SPHERE if drake else None
+    out: dict[str, Case] = {}
+    if drake is not None:
+        axis = np.array([1.0, 0.0, 0.0])
+        out[DRAKE_CYLINDER] = (None, lambda: (
+            drake.SolidCylinderWithDensity(DENSITY, RADIUS, LENGTH, axis)
+            .CalcRotationalInertia().CopyToFullMatrix3()
+        ))  # fmt: skip
+        out[DRAKE_BOX] = (None, lambda: (
+            drake.SolidBoxWithDensity(DENSITY, BOX[0], BOX[2], BOX[1])
+            .CalcRotationalInertia().CopyToFullMatrix3()
+        ))  # fmt: skip
+        out[DRAKE_SPHERE] = (None, lambda: (
+            drake.SolidSphereWithDensity(DENSITY, RADIUS).CalcRotationalInertia()
+            .CopyToFullMatrix3()
+        ))  # fmt: skip
+    out[CONE_FLOATS] = (cylinder_ref, lambda: rp.Cone(
+        length=LENGTH, radius_a=RADIUS, radius_b=RADIUS, density=DENSITY).inertia)  # fmt: skip
+    out["rp.Cone (cylinder) default material + .inertia"] = (cylinder_ref, lambda: rp.Cone(
+        length=LENGTH, radius_a=RADIUS, radius_b=RADIUS).inertia)  # fmt: skip
+    out["rp.Cone hollow frustum + .inertia"] = (cylinder_ref, lambda: rp.Cone(
+        length=LENGTH, radius_a=RADIUS, radius_b=0.05, inner_radius_a=0.09,
+        inner_radius_b=0.04, density=DENSITY).inertia)  # fmt: skip
+    out["rp.Cylinder + .inertia"] = (cylinder_ref, lambda: rp.Cylinder(
+        length=LENGTH, radius=RADIUS, density=DENSITY).inertia)  # fmt: skip
+    out["rp.Disk + .inertia"] = (cylinder_ref, lambda: rp.Disk(
+        radius=RADIUS, thickness=0.02, density=DENSITY).inertia)  # fmt: skip
+    out[BOX_FLOATS] = (box_ref, lambda: rp.Box(
+        length=BOX[0], width=BOX[1], height=BOX[2], density=DENSITY).inertia)  # fmt: skip
+    out["rp.Linkage + .inertia"] = (box_ref, lambda: rp.Linkage(
+        length=BOX[0], width=BOX[1], height=BOX[2], density=DENSITY).inertia)  # fmt: skip
+    out["rp.IBeam (IPE 200) + .inertia"] = (box_ref, lambda: rp.IBeam(
+        density=DENSITY).inertia)  # fmt: skip
+    out["rp.Ball + .inertia"] = (sphere_ref, lambda: rp.Ball(
+        radius=RADIUS, density=DENSITY).inertia)  # fmt: skip
+    # Unit strings against the same body from floats.
+    out["rp.Cone (cylinder) unit strings + .inertia"] = (CONE_FLOATS, lambda: rp.Cone(
+        length="1 m", radius_a="100 mm", radius_b="10 cm", density="7.86 g/cm^3"
+    ).inertia)  # fmt: skip
+    out["rp.Box unit strings + .inertia"] = (BOX_FLOATS, lambda: rp.Box(
+        length="1000 mm", width="100 mm", height="0.2 m", density="7860 kg/m^3"
+    ).inertia)  # fmt: skip
+    out["plain Python closed form + 3x3 ndarray"] = (cylinder_ref, _plain_python_cone)
     try:
         import pinocchio
 
         cylinder_mass = DENSITY * np.pi * RADIUS**2 * LENGTH
         box_mass = DENSITY * BOX[0] * BOX[1] * BOX[2]
-        cases["Pinocchio Inertia.FromCylinder + .inertia"] = (
-            "cylinder",
-            lambda: pinocchio.Inertia.FromCylinder(cylinder_mass, RADIUS, LENGTH).inertia,
-        )
-        cases["Pinocchio Inertia.FromBox + .inertia"] = (
-            "box",
-            lambda: pinocchio.Inertia.FromBox(box_mass, BOX[0], BOX[2], BOX[1]).inertia,
-        )
+        out["Pinocchio Inertia.FromCylinder + .inertia"] = (cylinder_ref, lambda: (
+            pinocchio.Inertia.FromCylinder(cylinder_mass, RADIUS, LENGTH).inertia))  # fmt: skip
+        out["Pinocchio Inertia.FromBox + .inertia"] = (box_ref, lambda: (
+            pinocchio.Inertia.FromBox(box_mass, BOX[0], BOX[2], BOX[1]).inertia))  # fmt: skip
     except ImportError:
         pass
     try:
@@ -94,44 +117,46 @@ def _cases() -> dict[str, tuple[str, Callable[[], object]]]:
             primitive.density = DENSITY
             return primitive.moment_inertia
 
-        def trimesh_box() -> object:
-            primitive = trimesh.primitives.Box(extents=(BOX[0], BOX[2], BOX[1]))
-            primitive.density = DENSITY
-            return primitive.moment_inertia
-
-        cases["trimesh primitives.Cylinder + .moment_inertia"] = ("cylinder", trimesh_cylinder)
-        cases["trimesh primitives.Box + .moment_inertia"] = ("box", trimesh_box)
+        out["trimesh primitives.Cylinder + .moment_inertia"] = (cylinder_ref, trimesh_cylinder)
     except ImportError:
         pass
-    return cases
+    return out
 
 
-def measure(rounds: int = 7) -> dict[str, object]:
-    cases = _cases()
-    numbers = {name: calls_per_round(fn) for name, (_, fn) in cases.items()}
-    best = {name: float("inf") for name in cases}
-    for _ in range(rounds):  # interleaved rounds: every case sees the same machine state
-        for name, (_, fn) in cases.items():
-            best[name] = min(best[name], best_time(fn, repeat=1, number=numbers[name]))
-    drake = {
-        "cylinder": best.get("Drake SpatialInertia.SolidCylinderWithDensity + 3x3"),
-        "box": best.get("Drake SpatialInertia.SolidBoxWithDensity + 3x3"),
-    }
+def measure(rounds: int = 11) -> dict[str, object]:
+    """Median us per body of every case over interleaved rounds, and each case's median ratio
+    to its reference (both measured in the same rounds)."""
+    todo = cases()
+    for _, function in todo.values():  # warm-up: caches, first-call costs
+        function()
+        function()
+    numbers = {name: calls_per_round(function) for name, (_, function) in todo.items()}
+    times: dict[str, list[float]] = {name: [] for name in todo}
+    for _ in range(rounds):
+        for name, (_, function) in todo.items():
+            times[name].append(best_time(function, repeat=1, number=numbers[name]))
     rows = []
-    for name, (shape, _) in cases.items():
-        reference = drake.get(shape)
+    for name, (reference, _) in todo.items():
+        ratios = (
+            [a / b for a, b in zip(times[name], times[reference], strict=True)]
+            if reference
+            else None
+        )
+        median = statistics.median(times[name])
         rows.append(
             {
                 "case": name,
-                "shape": shape,
-                "us_per_body": best[name] * 1e6,
-                "bodies_per_s": 1.0 / best[name],
-                "vs_drake": best[name] / reference if reference else None,
+                "reference": reference,
+                "us_per_body": median * 1e6,
+                "min_us_per_body": min(times[name]) * 1e6,
+                "bodies_per_s": 1.0 / median,
+                "ratio": statistics.median(ratios) if ratios else None,
             }
         )
-    return {"rows": rows}
+    return {"rounds": rounds, "rows": rows}
 
 
 if __name__ == "__main__":
     for row in measure()["rows"]:
-        print(f"{row['case']:55s} {row['us_per_body']:8.2f} us  vs Drake {row['vs_drake']}")
+        ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}x {row['reference']}"
+        print(f"{row['case']:55s} {row['us_per_body']:8.2f} us  {ratio}")

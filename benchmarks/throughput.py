@@ -1,31 +1,31 @@
-"""Throughput of the batch path against the copy bound, and its memory.
+"""Throughput of the batch path against the copy bound (issue 15 items 4 and 6), its memory.
 
-For each N: the best time of ``rp.batch.cone`` on N hollow frustums along the canonical axis
-(the issue's case), next to the best time of ``np.copyto`` of an (N, 14) float64 array into a
-preallocated one -- the time to write an array as large as the outputs. Measured side by side,
-interleaved, best of several rounds. Also: the kernel on one thread, the numpy engine, and the
-"plain numpy expressions" baseline (the same closed forms on whole arrays: one memory pass per
-operation).
+For each N, in interleaved rounds (each round runs every variant once, in the same order; the
+figure is the median over the rounds): ``np.copyto`` of an (N, 14) float64 array into a
+preallocated one (the time to write an array as large as the outputs: the reference),
+``rp.batch.cone`` on N hollow frustums along the canonical axis (the issue's case) as it runs
+by default, and for the record its variants -- non-temporal stores forced on and off, one
+thread -- and, up to N = 1e6, the numpy engine (no numba) and the "plain numpy" version (the
+same closed forms on whole arrays: one memory pass per operation). Ratios are medians of the
+per-round ratios to the copy of the same round.
 """
 
 from __future__ import annotations
 
 import gc
+import statistics
+import time
 import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
-from common import best_time, hollow_cones
+from common import hollow_cones
 
-import rigidparts as rp
 from rigidparts import batch
 from rigidparts.inertia import rotate_principal_inertia
 from rigidparts.shapes import cone as cone_shape
 
 OUTPUT_FLOATS = 14  # mass, volume, centre of mass (3), inertia (9)
-
-
-def _repeats(n: int) -> int:
-    return 30 if n <= 10_000 else 15 if n <= 100_000 else 9 if n <= 1_000_000 else 5
 
 
 def plain_numpy_cone(inputs: dict[str, np.ndarray], density: float) -> tuple:
@@ -44,12 +44,40 @@ def plain_numpy_cone(inputs: dict[str, np.ndarray], density: float) -> tuple:
     return volume, mass, com, inertia
 
 
-def _measure_one(n: int, threads: int, with_numpy_engine: bool) -> dict[str, object]:
+def _timed(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def _with(settings: dict[str, object], function: Callable[[], object]) -> Callable[[], object]:
+    """``function`` run with module constants of the compiled engine set to ``settings``."""
+    compiled = batch._numba
+
+    def run() -> object:
+        saved = {name: getattr(compiled, name) for name in settings}
+        for name, value in settings.items():
+            setattr(compiled, name, value)
+        try:
+            return function()
+        finally:
+            for name, value in saved.items():
+                setattr(compiled, name, value)
+
+    return run
+
+
+def _rounds(n: int, quick: bool) -> int:
+    if n <= 100_000:
+        return 15 if quick else 31
+    return 7 if quick else 15
+
+
+def _measure_one(n: int, quick: bool) -> dict[str, object]:
     inputs = hollow_cones(n)
     source = np.ones((n, OUTPUT_FLOATS))
     target = np.empty_like(source)
     np.copyto(target, source)
-    repeat = _repeats(n)
 
     def copy() -> None:
         np.copyto(target, source)
@@ -57,45 +85,43 @@ def _measure_one(n: int, threads: int, with_numpy_engine: bool) -> dict[str, obj
     def call() -> None:
         batch.cone(**inputs)
 
-    call()  # warm (and fill the buffer pool)
-    copy_s = batch_s = float("inf")
-    for _ in range(repeat):  # interleaved, so both see the same machine state
-        copy_s = min(copy_s, best_time(copy, repeat=1))
-        batch_s = min(batch_s, best_time(call, repeat=1))
-    row: dict[str, object] = {
-        "n": n,
-        "copy_s": copy_s,
-        "batch_s": batch_s,
-        "ratio": batch_s / copy_s,
-        "bodies_per_s": n / batch_s,
-        "ns_per_body": batch_s / n * 1e9,
-    }
-    if batch._numba is not None and threads > 1:
-        batch._numba.THREADS = 1
-        try:
-            one = best_time(call, repeat=repeat)
-        finally:
-            batch._numba.THREADS = threads
-        row["batch_1_thread_s"] = one
-        row["ratio_1_thread"] = one / copy_s
+    variants: dict[str, Callable[[], object]] = {"copy": copy, "batch": call}
+    compiled = batch._numba if batch.ENGINE == "numba" else None
+    if compiled is not None and n >= 100_000:
+        variants["batch, non-temporal stores"] = _with({"STREAMING_THRESHOLD": 0}, call)
+        variants["batch, normal stores"] = _with({"STREAMING_THRESHOLD": 1 << 62}, call)
+        variants["batch, 1 thread"] = _with({"THREADS": 1}, call)
     if n <= 1_000_000:
-        plain = best_time(lambda: plain_numpy_cone(inputs, 7860.0), repeat=max(3, repeat // 3))
-        row["plain_numpy_s"] = plain
-        row["plain_numpy_ratio"] = plain / copy_s
-    if with_numpy_engine and n <= 100_000:
-        slow = best_time(lambda: batch.cone(**inputs, engine="numpy"), repeat=3)
-        row["numpy_engine_s"] = slow
-        row["numpy_engine_ratio"] = slow / copy_s
+        variants["numpy engine"] = lambda: batch.cone(**inputs, engine="numpy")
+        variants["plain numpy"] = lambda: plain_numpy_cone(inputs, 7860.0)
+    for function in variants.values():  # warm: kernels, buffer pool, page faults
+        function()
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    for _ in range(_rounds(n, quick)):
+        for name, function in variants.items():
+            times[name].append(_timed(function))
+    row: dict[str, object] = {"n": n, "rounds": _rounds(n, quick)}
+    for name, values in times.items():
+        row[f"{name} s"] = statistics.median(values)
+        if name != "copy":
+            ratios = [a / b for a, b in zip(values, times["copy"], strict=True)]
+            row[f"{name} ratio"] = statistics.median(ratios)
+    row["ns per body"] = row["batch s"] / n * 1e9  # type: ignore[operator]
     return row
 
 
-def measure(sizes: list[int], *, with_numpy_engine: bool = True) -> dict[str, object]:
-    threads = batch._numba.THREADS if batch._numba is not None else 1
+def measure(sizes: list[int], *, quick: bool = False) -> dict[str, object]:
+    compiled = batch._numba if batch.ENGINE == "numba" else None
     rows = []
     for n in sizes:
-        rows.append(_measure_one(n, threads, with_numpy_engine))
+        rows.append(_measure_one(n, quick))
         gc.collect()
-    return {"threads": threads, "engine": batch.ENGINE, "rows": rows}
+    return {
+        "engine": batch.ENGINE,
+        "threads": compiled.THREADS if compiled is not None else 1,
+        "streaming_threshold": compiled.STREAMING_THRESHOLD if compiled is not None else None,
+        "rows": rows,
+    }
 
 
 def memory(n: int = 1_000_000) -> dict[str, object]:
@@ -136,7 +162,7 @@ def dask_check(n: int = 200_000, chunk: int = 50_000) -> dict[str, object]:
     inputs = hollow_cones(n)
     eager = batch.cone(**inputs)
     lazy = batch.cone(**{k: da.from_array(v, chunks=chunk) for k, v in inputs.items()})
-    done = best_time(lambda: lazy.compute(), repeat=3)
+    done = statistics.median(_timed(lazy.compute) for _ in range(3))
     computed = lazy.compute()
     same = all(
         np.asarray(getattr(computed, k)).tobytes() == getattr(eager, k).tobytes()
@@ -145,9 +171,34 @@ def dask_check(n: int = 200_000, chunk: int = 50_000) -> dict[str, object]:
     return {"n": n, "chunk": chunk, "compute_s": done, "bitwise_equal_to_numpy": same}
 
 
+def dask_reduction(n: int, chunk: int = 1_000_000) -> dict[str, object]:
+    """``result.mass.sum().compute()`` over ``n`` lazy rows (random lengths, the rest scalars),
+    in a fresh process: wall time and how much the peak resident memory grew (issue 14 item 12:
+    bounded by the chunks, not the rows)."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, resource, time, dask.array as da, rigidparts as rp\n"
+        f"length = da.random.uniform(0.5, 1.5, size={n}, chunks={chunk})\n"
+        "cones = rp.batch.cone(length=length, radius_a=0.05, radius_b=0.02)\n"
+        "rp.batch.cone(length=[1.0])\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "start = time.perf_counter()\n"
+        "cones.mass.sum().compute()\n"
+        "seconds = time.perf_counter() - start\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(json.dumps({'seconds': seconds, 'peak_growth_bytes': peak - before}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"n": n, "chunk": chunk, **figures, "one_float64_array_bytes": 8 * n}
+
+
 if __name__ == "__main__":
     import json
 
-    print(json.dumps(measure([1000, 100_000, 1_000_000]), indent=1))
-    print(json.dumps(memory(), indent=1))
-    print(rp.__name__, "ok")
+    print(json.dumps(measure([1000, 100_000, 1_000_000], quick=True), indent=1))

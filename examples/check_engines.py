@@ -104,6 +104,9 @@ def main(paths: list[str]) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for file in files:
             model = load_model(file)
+            if model.rods:  # URDF and SDFormat have no spring-damper element: MJCF only
+                print(f"{model.name:<18}(has rods: URDF and SDF refuse it; skipped)")
+                continue
             out = {fmt: Path(folder) / f"{model.name}.{fmt}" for fmt in ("xml", "urdf", "sdf")}
             for path in out.values():
                 export(model, path)

@@ -2,7 +2,7 @@
 
 Run from the repository's root:
 
-    python scripts/make_pictures.py            # all pictures (about a minute)
+    python scripts/make_pictures.py            # all pictures (about half a minute)
     python scripts/make_pictures.py --no-gif   # skip the animation
 
 Every still picture is made by the ``rigidparts view`` command shown next to it in
@@ -10,6 +10,11 @@ docs/pictures.md (run through ``rigidparts.commands.main``, what the script runs
 see there is what the command line gives; the animation uses ``rigidparts.simulate`` and
 ``rigidparts.viz.animate.animate`` (what ``rigidparts simulate MODEL.toml --animate FILE.gif``
 runs, here smaller and shorter to keep the file light).
+
+Beyond the fixed list, the script loops over the shape registry: every registered shape that no
+picture of the list draws gets ``<shape>.png`` (its options from :data:`SHAPE_OPTIONS`, its
+defaults for a shape not named there), and every example model in ``examples/`` that uses at
+least :data:`MIN_EXAMPLE_SHAPES` shapes gets ``<stem>.png``.
 """
 
 from __future__ import annotations
@@ -83,6 +88,73 @@ PICTURES: list[tuple[str, list[str]]] = [
     ("serial_arm.png", ["view", "examples/serial_arm.toml"]),
 ]
 
+#: Options of each shape's own picture (``rigidparts view SHAPE ...``), chosen so that the
+#: picture shows what is particular to the shape: a hollow ball as it is (its cavity shows
+#: through), a disk's radial frames turned about its axis, the I-beam's section upright and
+#: seen end on, the link's pin holes. A shape missing here is drawn with its defaults.
+SHAPE_OPTIONS: dict[str, list[str]] = {
+    "ball": ["--radius", "0.3", "--inner-radius", "0.24"],
+    "cylinder": ["--length", "0.6", "--radius", "0.1", "--axis", "1,1,0", "--extra-frame", "0.2"],
+    "disk": [
+        "--radius",
+        "0.5",
+        "--inner-radius",
+        "0.15",
+        "--thickness",
+        "0.08",
+        "--axis",
+        "0,0,1",
+        "--extra-frame",
+        "0.35,0",
+        "--extra-frame",
+        "0.35,120deg",
+        "--extra-frame",
+        "0.35,240deg",
+        "--view",
+        "40,-56",
+    ],
+    "ibeam": ["--rotate90", "--length", "0.6", "--view", "25,-35"],
+    "linkage": ["--length", "0.5", "--width", "0.03", "--height", "0.1"],
+    "mesh": ["examples/parts/bracket.stl", "--units", "mm", "--frame", "mount=2.5mm,20mm,45mm"],
+}
+
+#: Example models drawn are those with bodies of at least this many shapes.
+MIN_EXAMPLE_SHAPES = 3
+#: Options of an example model's picture (a viewpoint from which every body shows).
+EXAMPLE_OPTIONS: dict[str, list[str]] = {"wheel_on_axle": ["--view", "18,125"]}
+
+
+def shape_pictures() -> list[tuple[str, list[str]]]:
+    """``(<shape>.png, command)`` for every registered shape no picture of :data:`PICTURES`
+    draws, in the registry's order."""
+    from rigidparts.shapes import SHAPES
+
+    drawn = {command[1] for _, command in PICTURES if command[0] == "view"}
+    return [
+        (f"{name}.png", ["view", spec.command, *SHAPE_OPTIONS.get(name, [])])
+        for name, spec in SHAPES.items()
+        if spec.command not in drawn
+    ]
+
+
+def example_pictures() -> list[tuple[str, list[str]]]:
+    """``(<stem>.png, command)`` for every model in ``examples/`` not drawn by
+    :data:`PICTURES` whose bodies have at least :data:`MIN_EXAMPLE_SHAPES` shapes."""
+    from rigidparts import load_model
+
+    drawn = {command[1] for _, command in PICTURES if command[0] == "view"}
+    out = []
+    for path in sorted((ROOT / "examples").glob("*.toml")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative in drawn:
+            continue
+        shapes = {body.spec.name for body in load_model(path).bodies.values()}
+        if len(shapes) >= MIN_EXAMPLE_SHAPES:
+            out.append(
+                (f"{path.stem}.png", ["view", relative, *EXAMPLE_OPTIONS.get(path.stem, [])])
+            )
+    return out
+
 
 def make_animation(out: Path) -> Path:
     """The double pendulum's first 2.4 s, 12.5 frames per second, 600 x 450 pixels."""
@@ -103,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     from rigidparts import commands
 
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, command in PICTURES:
+    for name, command in [*PICTURES, *shape_pictures(), *example_pictures()]:
         start = time.perf_counter()
         target = args.out / name
         code = commands.main([*command, "-o", str(target)])

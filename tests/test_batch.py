@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -988,3 +989,231 @@ def test_each_shape_compiles_alone_in_a_fresh_process(name: str) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# -- 8. the numpy engine's vectorised rules ------------------------------------------------------
+
+#: Values at the edges of every rule: both zeros, NaN, infinities, the smallest subnormal and
+#: normal numbers, values either side of 1 and of each other.
+EDGES = np.array([
+    0.0, -0.0, math.nan, math.inf, -math.inf, 5e-324, 2.2250738585072014e-308, 1e-300, 1e300,
+    1.0, 1.0 - 2**-53, 1.0 + 2**-52, 0.5, 2.0, 0.25, -1.0, 1e-9, 0.1, 0.2, 0.3,
+])  # fmt: skip
+
+
+def _edge_rows(arity: int, n: int, seed: int) -> list[np.ndarray]:
+    """``n`` rows of ``arity`` arguments: edge values, random values, and ties (one argument
+    equal to another), so that every comparison of a rule meets both outcomes and equality."""
+    rng = np.random.default_rng(seed)
+    columns = []
+    for _ in range(arity):
+        column = rng.choice(EDGES, n)
+        random = rng.random(n) < 0.4
+        column[random] = 10.0 ** rng.uniform(-4, 1, random.sum())
+        columns.append(column)
+    for k in range(1, arity):  # ties with an earlier argument, and wall-like differences
+        tie = rng.random(n) < 0.15
+        source = columns[rng.integers(0, k)]
+        columns[k][tie] = source[tie]
+        near = rng.random(n) < 0.1
+        columns[k][near] = source[near] * (1.0 - 10.0 ** rng.uniform(-16, -1, near.sum()))
+    return columns
+
+
+def _vectorised_functions() -> list[tuple[str, object, int]]:
+    from rigidparts.shapes import results_representable
+
+    found = [(f"{name}.check", spec.check, len(spec.params)) for name, spec in SHAPES.items()
+             if spec.tier == 1]  # fmt: skip
+    found.append(("results_representable", results_representable, 6))
+    found.append(("rod_check", rod_check, 2))
+    return found
+
+
+@pytest.mark.parametrize(("label", "function", "arity"), _vectorised_functions())
+def test_vectorised_rules_equal_the_scalar_rules_row_for_row(label, function, arity) -> None:
+    """The numpy engine evaluates each rule rewritten for arrays from its own source: on edge
+    and random inputs every element is what the float function gives for that row."""
+    from rigidparts.batch._numpy import vectorised
+
+    vector = vectorised(function)
+    for seed in range(3):
+        columns = _edge_rows(arity, 20_000, seed)
+        with np.errstate(all="ignore"):
+            got = np.broadcast_to(vector(*columns), (20_000,))
+        rows = zip(*(c.tolist() for c in columns), strict=True)
+        expected = np.array([function(*row) for row in rows])
+        mismatch = np.flatnonzero(got != expected)
+        assert mismatch.size == 0, (label, [c[mismatch[0]] for c in columns])
+        assert len(set(expected.tolist())) > 1  # the inputs reach more than one outcome
+
+
+def test_what_the_rewrite_does_not_know_runs_row_by_row() -> None:
+    from rigidparts.batch import _numpy
+
+    def with_power(length: float, radius: float) -> int:  # ** is libm's pow: refused
+        return 0 if radius**2 > 0.0 else 2
+
+    def with_loop(length: float, radius: float) -> int:
+        code = 0
+        for value in (length, radius):
+            code = code if value > 0.0 else 1
+        return code
+
+    def with_call(length: float, radius: float) -> int:
+        return 0 if math.hypot(length, radius) > 0.0 else 1
+
+    for function in (with_power, with_loop, with_call):
+        with pytest.raises(_numpy.NotVectorisable):
+            _numpy.vectorised(function)
+        row_by_row = _numpy._array_form(function, 2, np.int64)
+        values = np.array([0.0, 1.0, -1.0, math.nan])
+        expected = [function(v, v) for v in values.tolist()]
+        with np.errstate(all="ignore"):
+            assert row_by_row(values, values).tolist() == expected
+    # A chained comparison over an expression would evaluate it twice: refused too.
+    with pytest.raises(_numpy.NotVectorisable):
+        _numpy.vectorised(_chained_over_expression)
+
+
+def _chained_over_expression(a: float, b: float) -> int:
+    return 0 if 0.0 < a + b < 1.0 else 1
+
+
+def test_numpy_engine_with_a_rule_it_cannot_rewrite_still_gives_the_bits() -> None:
+    spec = rod_spec()
+
+    def power_check(length: float, radius: float) -> int:
+        code = 0 if 0.0 < radius**1 < math.inf else ROD_RADIUS_POSITIVE
+        return code if 0.0 < length < math.inf else ROD_LENGTH_POSITIVE
+
+    import dataclasses
+
+    odd = dataclasses.replace(spec, check=power_check)
+    lengths = np.array([1.0, 2.0, -1.0, 0.5])
+    radii = np.array([0.1, -0.1, 0.1, 0.2])
+    result = batch.batch_function(odd)(length=lengths, radius=radii, engine="numpy",
+                                      on_invalid="mask")  # fmt: skip
+    assert result.error_codes.tolist() == [0, 2, 1, 0]
+    expected = batch.batch_function(spec)(length=lengths, radius=radii, engine="numpy",
+                                          on_invalid="mask")  # fmt: skip
+    for name in (*QUANTITIES, "error_codes"):
+        assert same_bits(getattr(result, name), getattr(expected, name)), name
+
+
+# -- 9. start-up and the first call ----------------------------------------------------------------
+
+
+def test_import_does_not_load_numba_and_the_first_call_does() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, rigidparts.batch as b\n"
+        "assert 'numba' not in sys.modules\n"
+        "assert b.ENGINE in ('numba', 'numpy')\n"
+        "r = b.cone(length=[1.0, 2.0])\n"
+        "assert ('numba' in sys.modules) == (b.ENGINE == 'numba')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+class _Terminal:
+    """A stand-in for stderr on a terminal (or not)."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.skipif(batch.ENGINE != "numba", reason="numba is not installed")
+def test_a_compilation_is_announced_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = batch._numba
+    terminal = _Terminal(tty=True)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    compiled.build_kernel(rod_spec(), cache=False)  # a real compilation
+    said = "".join(terminal.text)
+    assert said.count("\n") == 1 and "compiling the kernel of shape 'rod_for_tests'" in said
+    # A kernel loaded from numba's disk cache is no compilation: nothing said.
+    cone = SHAPES["cone"]
+    compiled.kernel_for(cone)  # compiled (or loaded) and cached on disk
+    terminal.text.clear()
+    compiled.build_kernel(cone)
+    assert terminal.text == []
+    # Not a terminal (a log, a pipe): nothing said, even for a compilation.
+    quiet = _Terminal(tty=False)
+    monkeypatch.setattr(sys, "stderr", quiet)
+    notice = compiled._CompileNotice(object(), rod_spec())
+    notice.on_start(type("Event", (), {"data": {"dispatcher": notice.dispatcher}})())
+    assert quiet.text == []
+
+
+def test_compile_ahead_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rigidparts.batch"], capture_output=True, text=True, timeout=900
+    )
+    if batch.ENGINE != "numba":
+        assert done.returncode == 2 and "pip install" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr[-2000:]
+    ready = {line.split(":")[0] for line in done.stdout.splitlines()}
+    assert ready == {name for name, spec in SHAPES.items() if spec.tier == 1}
+
+
+# -- 10. dask: scalars stay scalars, memory bounded by the chunks ---------------------------------
+
+
+def test_dask_scalars_stay_scalars_and_frames_stay_shared() -> None:
+    n = 3000
+    length = da.from_array(np.linspace(0.5, 1.5, n), chunks=700)
+    lazy = batch.cone(length=length, radius_a=0.05, radius_b="20 mm", axis=(0, 0, 1))
+    # The graph holds no array of N rows but the one given (and its index).
+    graph = dict(lazy.mass.__dask_graph__())
+    sizes = [v.size for v in graph.values() if isinstance(v, np.ndarray)]
+    assert all(size < n for size in sizes), sizes
+    eager = batch.cone(length=np.linspace(0.5, 1.5, n), radius_a=0.05, radius_b=0.02,
+                       axis=(0, 0, 1))  # fmt: skip
+    done = lazy.compute()
+    for name in (*QUANTITIES, "error_codes", "density", "rotation_from_canonical"):
+        assert same_bits(getattr(done, name), getattr(eager, name)), name
+    for name in ("radius_a", "radius_b", "density", "axis"):
+        assert same_bits(np.asarray(lazy.inputs[name]), eager.inputs[name]), name
+
+
+def test_dask_reduction_of_1e8_rows_in_bounded_memory() -> None:
+    """10^8 rows (0.8 GB for one float64 array of them, 11 GB of outputs) reduced lazily: the
+    process's peak memory stays below one such array beyond what it held before computing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, dask.array as da, rigidparts as rp\n"
+        "n = 100_000_000\n"
+        "length = da.random.uniform(0.5, 1.5, size=n, chunks=1_000_000)\n"
+        "cones = rp.batch.cone(length=length, radius_a=0.05, radius_b=0.02, axis=(0, 0, 1))\n"
+        "rp.batch.cone(length=[1.0])  # the kernel and its libraries loaded before measuring\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "total = float(cones.mass.sum().compute())\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(total, peak - before)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    total, grown = (float(v) for v in done.stdout.split())
+    one = rp.Cone(length=1.0, radius_a=0.05, radius_b=0.02).mass
+    assert total == pytest.approx(one * 1e8, rel=1e-3)  # lengths average 1 m
+    assert grown < 0.75 * 8e8, f"peak grew by {grown / 2**20:.0f} MiB"

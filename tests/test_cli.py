@@ -302,11 +302,14 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, tuple[tuple[str, ...]
 
 
 def expected_body_options(spec: ShapeSpec) -> dict[str, tuple[tuple[str, ...], Any]]:
-    """What the issue asks for: one option per Param with its default, --axis when the shape
-    has an axis, --rotate90 / --height-direction for a cross-section, the material options,
-    --extra-frame when the shape takes extra frames."""
+    """What the issue asks for: one option per Param with its default (a file, kind "path",
+    is a positional argument instead), --axis when the shape has an axis, --rotate90 /
+    --height-direction for a cross-section, the material options, --extra-frame when the
+    shape takes axial or radial extra frames, --frame for named ones."""
     out: dict[str, tuple[tuple[str, ...], Any]] = {
-        p.name: (("--" + p.name.replace("_", "-"),), p.default) for p in spec.params
+        p.name: (("--" + p.name.replace("_", "-"),), p.default)
+        for p in spec.params
+        if p.kind != "path"
     }
     if spec.axis:
         out["axis"] = (("--axis",), (1, 0, 0))
@@ -316,40 +319,83 @@ def expected_body_options(spec: ShapeSpec) -> dict[str, tuple[tuple[str, ...], A
     out["material"] = (("--material",), None)  # None: the default material
     out["density"] = (("--density",), None)
     out["mass"] = (("--mass",), None)
-    if spec.extra_frames is not None:
+    if spec.extra_frames == "named":
+        out["frames"] = (("--frame",), None)
+    elif spec.extra_frames is not None:
         out["extra_frames"] = (("--extra-frame",), [])
     return out
 
 
+def report_units_option(spec: ShapeSpec) -> tuple[tuple[str, ...], Any]:
+    """The report's units: --report-units, also --units unless the shape's own parameter
+    takes that name (a mesh body's unit of its file)."""
+    taken = any(p.name == "units" for p in spec.params)
+    return (("--report-units",) if taken else ("--report-units", "--units")), None
+
+
+def example_argv(spec: ShapeSpec, folder: Path) -> tuple[list[str], dict[str, Any]]:
+    """Command-line words for the specification's example body and the keywords that build
+    the same body: nothing for a default, ``--name value`` for a plain value, the path of a
+    file written in ``folder`` for a parameter of kind "path" given as a mesh object."""
+    argv: list[str] = []
+    kwargs: dict[str, Any] = {}
+    for param in spec.params:
+        value = spec.example_kwargs()[param.name]
+        if value is param.default:
+            continue
+        if param.kind == "path":
+            if not isinstance(value, str | Path):  # a mesh object: written to a file
+                path = folder / f"{param.name}.stl"
+                value.export(path)  # the example's coordinates are exact in float32
+                value = str(path)
+            argv.insert(0, str(value))
+        else:
+            argv += ["--" + param.name.replace("_", "-"), str(value)]
+        kwargs[param.name] = value
+    return argv, kwargs
+
+
 @pytest.mark.parametrize("name", list(SHAPES))
-def test_every_shape_has_a_command_with_its_specs_options(name: str) -> None:
+def test_every_shape_has_a_command_with_its_specs_options(name: str, tmp_path: Path) -> None:
     spec = SHAPES[name]
-    assert name not in commands.COMMANDS, f"shape {name!r} is named like a command"
-    parser = _subcommands(commands.build_parser())[name]
+    assert spec.command not in commands.COMMANDS, f"shape {name!r} is named like a command"
+    parser = _subcommands(commands.build_parser())[spec.command]
     expected = expected_body_options(spec)
-    assert _options(parser) == {**expected, "json": (("--json",), False)}
-    # every keyword of the public class comes from an option, and the defaults build the
-    # class's default body
-    assert set(expected) == set(spec.signature_defaults())
-    args = parser.parse_args([])
+    assert _options(parser) == {
+        **expected,
+        "json": (("--json",), False),
+        "report_units": report_units_option(spec),
+    }
+    # every keyword of the public class comes from an option or a positional argument (a
+    # file), and the example's words build the class's example body
+    positional = {a.dest for a in parser._actions if not a.option_strings}
+    assert positional == {p.name for p in spec.params if p.kind == "path"}
+    assert set(expected) | positional == set(spec.signature_defaults())
+    argv, kwargs = example_argv(spec, tmp_path)
+    args = parser.parse_args(argv)
     body = commands.body_from_args(name, args)
     assert type(body) is body_class(name)
-    assert body.to_dict() == body_class(name)().to_dict()
+    assert body.to_dict() == body_class(name)(**kwargs).to_dict()
     assert spec.summary in " ".join(parser.description.split())
     helps = " ".join(parser.format_help().split())
     for param in spec.params:
         unit = {"length": " m", "angle": " rad"}.get(param.kind, "")
-        assert f"{param.help}; default {param.default}{unit}" in helps
+        default = "none" if param.default is None else param.default
+        if param.default is None and param.kind == "path":  # required: no default to show
+            assert param.help in helps
+        else:
+            assert f"{param.help}; default {default}{unit}" in helps
 
 
 @pytest.mark.parametrize("name", [n for n, spec in SHAPES.items() if spec.mesh is not None])
 def test_mesh_and_view_take_the_same_body_options(name: str) -> None:
     top = _subcommands(commands.build_parser())
+    command = SHAPES[name].command
     expected = expected_body_options(SHAPES[name])
-    mesh = _options(_subcommands(top["mesh"])[name])
+    mesh = _options(_subcommands(top["mesh"])[command])
     assert {k: mesh[k] for k in expected} == expected
-    assert set(mesh) - set(expected) == {"output", "sections"}
-    view_args = top["view"].parse_args([name, "-o", "x.png"])
+    assert set(mesh) - set(expected) == {"output", "sections", "force"}
+    view_args = top["view"].parse_args([command, "-o", "x.png"])
     stage_two, shape = commands.view._target_parser(view_args)
     assert shape == name
     view = _options(stage_two)
@@ -370,10 +416,11 @@ def test_mass_gives_the_mass_exactly(capsys) -> None:
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
-def test_every_shape_takes_a_mass(capsys, name: str) -> None:
-    data = run_json(capsys, name, "--mass", "2 kg")
+def test_every_shape_takes_a_mass(capsys, name: str, tmp_path: Path) -> None:
+    argv, kwargs = example_argv(SHAPES[name], tmp_path)
+    data = run_json(capsys, SHAPES[name].command, *argv, "--mass", "2 kg")
     assert data["mass"] == 2.0 and data["density"] == 2 / data["volume"]
-    assert_matches_body(data, body_class(name)(mass=2.0))
+    assert_matches_body(data, body_class(name)(mass=2.0, **kwargs))
 
 
 def test_table_names_the_source_of_the_density(capsys) -> None:
@@ -541,3 +588,399 @@ def test_body_commands_import_nothing_heavy(argv: list[str], allowed: tuple[str,
     )
     done = _process(PYTHON, "-c", code)
     assert done.returncode == 0, done.stderr
+
+
+# -- --version, --units, inertia about frame_a (issue 14, item 15) ------------------------------
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"rigidparts {rp.__version__}"
+    done = _process(PYTHON, "-m", "rigidparts.commands", "--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"rigidparts {rp.__version__}"
+
+
+#: kg -> g, lb (the international pound, exactly 0.45359237 kg); m -> mm, in (0.0254 m).
+GRAM, POUND, MM, INCH = 1e3, 1 / 0.45359237, 1e3, 1 / 0.0254
+
+
+@pytest.mark.parametrize(
+    ("units", "mass", "length", "names"),
+    [
+        ("mm,g", GRAM, MM, ("mm", "g")),
+        ("mm kg", 1.0, MM, ("mm", "kg")),
+        ("g, mm", GRAM, MM, ("mm", "g")),
+        ("in,lb", POUND, INCH, ("in", "lb")),
+        ("g", GRAM, 1.0, ("m", "g")),
+        ("SI", 1.0, 1.0, ("m", "kg")),
+    ],
+)
+def test_units_json(capsys, units, mass, length, names) -> None:
+    """Every result in the chosen units: against the SI JSON times the exact factors."""
+    argv = ["cone", "--inner-radius-a", "0.3", "--axis", "0,0,1", "--extra-frame", "0.25"]
+    si = run_json(capsys, *argv)
+    data = run_json(capsys, *argv, "--units", units)
+    length_unit, mass_unit = names
+    assert data["units"] == {
+        "length": length_unit,
+        "mass": mass_unit,
+        "volume": f"{length_unit}^3",
+        "density": f"{mass_unit}/{length_unit}^3",
+        "inertia": f"{mass_unit} {length_unit}^2",
+    }
+    rel = 4e-16
+    assert data["mass"] == pytest.approx(si["mass"] * mass, rel=rel)
+    assert data["volume"] == pytest.approx(si["volume"] * length**3, rel=rel)
+    assert data["density"] == pytest.approx(si["density"] * mass / length**3, rel=rel)
+    np.testing.assert_allclose(
+        data["center_of_mass"], np.array(si["center_of_mass"]) * length, rtol=rel
+    )
+    inertia = mass * length**2
+    for key in ("inertia", "principal_moments", "inertia_about_frame_a"):
+        np.testing.assert_allclose(data[key], np.array(si[key]) * inertia, rtol=rel, atol=0)
+    assert data["principal_axes"] == si["principal_axes"]
+    assert data["frames"]["frame_c1"]["position"] == pytest.approx([0, 0, 0.25 * length], rel=rel)
+    assert data["parameters"]["length"] == pytest.approx(
+        si["parameters"]["length"] * length, rel=rel
+    )
+    assert data["parameters"]["extra_frames"] == pytest.approx([0.25 * length], rel=rel)
+    assert data["parameters"]["axis"] == si["parameters"]["axis"]  # a direction: no unit
+
+
+def test_units_default_json_is_si(capsys) -> None:
+    data = run_json(capsys, "box")
+    assert data["units"] == {
+        "length": "m",
+        "mass": "kg",
+        "volume": "m^3",
+        "density": "kg/m^3",
+        "inertia": "kg m^2",
+    }
+    assert_matches_body(data, rp.Box())
+
+
+def test_inertia_about_frame_a(capsys) -> None:
+    """The solid box about its end (frame_a at the centre of the end face): the textbook
+    m (L^2/3 + w^2/12) about the transverse axes, m (w^2 + h^2)/12 about the axis."""
+    data = run_json(capsys, "box", "--length", "2", "--width", "0.3", "--height", "0.4")
+    m, length, width, height = data["mass"], 2.0, 0.3, 0.4
+    about = np.array(data["inertia_about_frame_a"])
+    expected = np.diag(
+        [
+            m * (width**2 + height**2) / 12,
+            m * (length**2 / 3 + width**2 / 12),
+            m * (length**2 / 3 + height**2 / 12),
+        ]
+    )
+    np.testing.assert_allclose(about, expected, rtol=1e-14, atol=0)
+    code, out, _ = run(capsys, "box", "--length", "2", "--width", "0.3", "--height", "0.4")
+    assert code == 0
+    assert "inertia about frame_a (its origin), frame_a axes (kg m^2):" in out
+    assert f"{expected[1, 1]:13.6g}".strip() in out
+
+
+def test_units_table(capsys) -> None:
+    code, out, err = run(capsys, "box", "--units", "mm,g")
+    assert code == 0 and err == ""
+    body = rp.Box()
+    assert f"mass              {body.mass * 1000:.9g} g" in out
+    assert "length = 1000 mm" in out and "g mm^2" in out and "mm^3" in out
+    assert "frames (position in frame_a, mm;" in out and "kg" not in out
+
+
+@pytest.mark.parametrize("units", ["mm,cm", "furlong-ish", "s", "kg,g", ""])
+def test_bad_units(capsys, units: str) -> None:
+    code, out, err = run(capsys, "box", "--units", units)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "--units" in lines[0]
+
+
+def test_report_in_python() -> None:
+    from rigidparts.report import parse_units, report
+
+    cone = rp.Cone(inner_radius_a=0.1)
+    data = report(cone, units="in,lb")
+    assert data["mass"] == pytest.approx(cone.mass * POUND, rel=4e-16)
+    np.testing.assert_allclose(data["inertia"], cone.inertia * POUND * INCH**2, rtol=4e-16)
+    assert data["units"]["inertia"] == "lb in^2"
+    props = report(cone.mass_properties, "mm,kg")
+    assert set(props) == {
+        "mass",
+        "center_of_mass",
+        "inertia",
+        "principal_moments",
+        "principal_axes",
+        "inertia_about_frame_a",
+        "units",
+    }
+    assert props["mass"] == cone.mass
+    np.testing.assert_allclose(props["inertia"], cone.inertia * 1e6, rtol=4e-16)
+    assert parse_units(None) == parse_units("SI") == parse_units("m kg")
+    with pytest.raises(rp.ParameterError, match="units="):
+        report(cone, "lightyears,s")
+
+
+def test_export_and_view_reports_take_units(capsys, tmp_path) -> None:
+    model = Path(__file__).resolve().parents[1] / "examples" / "pendulum.toml"
+    total = sum(b.mass for b in rp.load_model(model).bodies.values())
+    code, out, err = run(
+        capsys, "export", str(model), "-o", str(tmp_path / "p.urdf"), "--units", "g"
+    )
+    assert code == 0, err
+    assert f"total mass {total * 1000:.9g} g" in out
+    code, out, err = run(
+        capsys, "view", "box", "-o", str(tmp_path / "b.png"), "--size", "200x150", "--units", "mm,g"
+    )
+    assert code == 0, err
+    assert f"mass {rp.Box().mass * 1000:.9g} g, centre of mass [500, 0, 0] mm" in out
+
+
+# -- a core-only install (issue 14, item 8) -----------------------------------------------------
+
+#: Hides the extras as if they were not installed (the import system finds nothing).
+_CORE_ONLY = textwrap.dedent(
+    """
+    import sys
+    BLOCKED = {"trimesh", "shapely", "mapbox_earcut", "matplotlib", "imageio",
+               "imageio_ffmpeg", "tqdm", "mujoco", "numba", "dask"}
+
+    class Hide:
+        def __init__(self, inner):
+            self.inner = inner
+        def find_spec(self, name, path=None, target=None):
+            if name.partition(".")[0] in BLOCKED:
+                return None
+            find = getattr(self.inner, "find_spec", None)
+            return find(name, path, target) if find else None
+        def __getattr__(self, attribute):
+            return getattr(self.inner, attribute)
+
+    sys.meta_path[:] = [Hide(finder) for finder in sys.meta_path]
+    from rigidparts.commands import main
+    sys.exit(main(sys.argv[1:]))
+    """
+)
+
+PRIMITIVES_MODEL = """\
+[bodies.a]
+shape = "box"
+[bodies.b]
+shape = "cylinder"
+[bodies.c]
+shape = "ball"
+radius = 0.1
+[[joints]]
+name = "j1"
+type = "revolute"
+parent = "world"
+child = "a.frame_a"
+axis = [0, 1, 0]
+[[joints]]
+name = "j2"
+type = "revolute"
+parent = "a.frame_b"
+child = "b.frame_a"
+axis = [0, 1, 0]
+[[joints]]
+name = "j3"
+type = "fixed"
+parent = "b.frame_b"
+child = "c.frame_a"
+"""
+
+
+def _core_only(*argv: str) -> subprocess.CompletedProcess:
+    return _process(PYTHON, "-c", _CORE_ONLY, *argv)
+
+
+@pytest.mark.parametrize(
+    ("argv", "extra"),
+    [
+        (["mesh", "box", "-o", "{tmp}/b.stl"], "mesh"),
+        (["view", "box", "-o", "{tmp}/b.png"], "viz"),
+        (["view", "{pendulum}", "-o", "{tmp}/p.png"], "viz"),
+        (["export", "{pendulum}", "-o", "{tmp}/p.urdf"], "mesh"),
+        (["simulate", "{pendulum}", "--duration", "0.01"], "sim"),
+    ],
+)
+def test_core_only_install_says_which_extra(tmp_path, argv, extra) -> None:
+    pendulum = Path(__file__).resolve().parents[1] / "examples" / "pendulum.toml"
+    done = _core_only(*[a.format(tmp=tmp_path, pendulum=pendulum) for a in argv])
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert f"pip install 'rigidparts[{extra}]'" in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".urdf", ".xml", ".sdf"])
+def test_core_only_install_exports_primitives(tmp_path, suffix: str) -> None:
+    """A model of solid boxes, cylinders and balls needs no mesh library: the same file as
+    with every extra installed."""
+    model = tmp_path / "prims.toml"
+    model.write_text(PRIMITIVES_MODEL, encoding="utf-8")
+    done = _core_only("export", str(model), "-o", str(tmp_path / "core" / f"robot{suffix}"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    rp.export_model(rp.load_model(model), tmp_path / "full" / f"robot{suffix}")
+    core = (tmp_path / "core" / f"robot{suffix}").read_bytes()
+    assert core == (tmp_path / "full" / f"robot{suffix}").read_bytes()
+    assert not (tmp_path / "core" / "robot_meshes").exists()
+
+
+# -- bodies from files: rigidparts meshbody FILE --units mm ------------------------------------
+
+#: A 10 x 20 x 30 cuboid with a corner at the origin (file units) and its outward triangles.
+CUBOID_VERTICES = [(x, y, z) for z in (0, 30) for y in (0, 20) for x in (0, 10)]
+CUBOID_FACES = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4),
+                (1, 3, 7), (1, 7, 5), (3, 2, 6), (3, 6, 7), (2, 0, 4), (2, 4, 6)]  # fmt: skip
+
+
+def write_stl(path: Path, vertices, faces) -> str:
+    """An ASCII STL file of the triangles (written here: no mesh library involved)."""
+    lines = ["solid test"]
+    for face in faces:
+        lines += [" facet normal 0 0 0", "  outer loop"]
+        lines += ["   vertex " + " ".join(f"{c:.17g}" for c in vertices[i]) for i in face]
+        lines += ["  endloop", " endfacet"]
+    path.write_text("\n".join([*lines, "endsolid test", ""]), encoding="ascii")
+    return str(path)
+
+
+def mesh_body_command() -> str:
+    """The command of the shape that takes a file (by kind, not by name)."""
+    return next(s.command for s in SHAPES.values() if any(p.kind == "path" for p in s.params))
+
+
+def test_a_body_from_a_file_takes_the_file_first_and_its_own_units(capsys, tmp_path) -> None:
+    path = write_stl(tmp_path / "cuboid.stl", CUBOID_VERTICES, CUBOID_FACES)
+    command = mesh_body_command()
+    data = run_json(capsys, command, path, "--units", "mm", "--material", "aluminium")
+    # independent: a 10 x 20 x 30 mm cuboid of aluminium (2700 kg/m^3), corner at frame_a
+    assert data["volume"] == pytest.approx(6e-6, rel=1e-15)
+    assert data["mass"] == pytest.approx(2700 * 6e-6, rel=1e-15)
+    np.testing.assert_allclose(data["center_of_mass"], [0.005, 0.01, 0.015], rtol=1e-15)
+    m = data["mass"]
+    expected = np.diag([m * (0.02**2 + 0.03**2), m * (0.01**2 + 0.03**2),
+                        m * (0.01**2 + 0.02**2)]) / 12  # fmt: skip
+    np.testing.assert_allclose(data["inertia"], expected, rtol=1e-14, atol=1e-25)
+    assert_matches_body(data, rp.MeshBody(mesh=path, units="mm", material="aluminium"))
+    # --units is the file's unit here; the report's units are --report-units
+    in_mm = run_json(capsys, command, path, "--units", "mm", "--report-units", "mm,g")
+    assert in_mm["volume"] == pytest.approx(6000.0, rel=1e-15)
+    assert in_mm["units"]["length"] == "mm"
+    np.testing.assert_allclose(in_mm["center_of_mass"], [5, 10, 15], rtol=1e-15)
+    # the same file in metres is a body 1000 times larger, and a warning (not an error)
+    code, out, err = run(capsys, command, path, "--units", "m", "--json")
+    assert code == 0 and json.loads(out)["volume"] == pytest.approx(6000.0, rel=1e-15)
+    assert err == ""  # 30 m across: plausible
+    big = write_stl(tmp_path / "big.stl", [tuple(10 * c for c in v) for v in CUBOID_VERTICES],
+                    CUBOID_FACES)  # fmt: skip
+    code, out, err = run(capsys, command, big, "--units", "m", "--json")
+    assert code == 0 and json.loads(out)["volume"] == pytest.approx(6e6, rel=1e-15)
+    (line,) = err.splitlines()
+    assert line.startswith("warning: ") and big in line and "300 m across" in line
+    assert "millimetres given as metres; check --units" in line
+    code, out, err = run(capsys, command, big, "--units", "mm")
+    assert code == 0 and err == ""
+
+
+def test_report_units_is_also_spelt_units_where_the_shape_leaves_it_free(capsys) -> None:
+    for name, spec in SHAPES.items():
+        if any(p.kind == "path" for p in spec.params):
+            continue
+        assert run_json(capsys, spec.command, "--report-units", "mm,g") == run_json(
+            capsys, spec.command, "--units", "mm,g"
+        ), name
+
+
+def test_named_frames_on_the_command_line(capsys, tmp_path) -> None:
+    path = write_stl(tmp_path / "cuboid.stl", CUBOID_VERTICES, CUBOID_FACES)
+    command = mesh_body_command()
+    data = run_json(capsys, command, path, "--units", "mm", "--frame", "mount=0.01,0,0.03",
+                    "--frame", "tip=5 mm, 20mm, -1 cm")  # fmt: skip
+    assert list(data["frames"]) == ["frame_a", "frame_com", "mount", "tip"]
+    assert data["frames"]["mount"]["position"] == [0.01, 0.0, 0.03]
+    np.testing.assert_allclose(data["frames"]["tip"]["position"], [0.005, 0.02, -0.01],
+                               rtol=1e-15)  # fmt: skip
+    frames = {"mount": (0.01, 0, 0.03), "tip": ("5 mm", "20 mm", "-1 cm")}
+    body = rp.MeshBody(mesh=path, units="mm", frames=frames)
+    assert_matches_body(data, body)
+    for bad, words in [
+        (["--frame", "mount=1,2"], ["--frame", "NAME=X,Y,Z"]),
+        (["--frame", "=1,2,3"], ["--frame", "NAME=X,Y,Z"]),
+        (["--frame", "a=1,2,3", "--frame", "a=0,0,0"], ["'a'", "twice"]),
+        (["--frame", "a=1,2,3 kg"], ["frames.a.position"]),
+    ]:
+        code, out, err = run(capsys, command, path, "--units", "mm", *bad)
+        assert code == 2 and out == "", bad
+        (line,) = err.splitlines()
+        assert line.startswith("error: ") and all(w in line for w in words), line
+
+
+FLAT_VERTICES = [(0, 0, 0), (10, 0, 0), (0, 10, 0), (10, 10, 0)]  # four points in one plane
+BAD_FILES = {
+    "open": (CUBOID_VERTICES, CUBOID_FACES[:-1], "not a closed surface"),
+    "inward": (CUBOID_VERTICES, [f[::-1] for f in CUBOID_FACES], "faces inward"),
+    "degenerate": (FLAT_VERTICES, [(0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)], "volume"),
+    "unreadable": (None, None, ("cannot be read as STL", "holds no triangles")),
+}
+
+
+@pytest.mark.parametrize("defect", list(BAD_FILES))
+def test_a_bad_file_is_one_error_line_naming_file_and_defect(
+    capsys, tmp_path, monkeypatch, defect
+) -> None:
+    vertices, faces, words = BAD_FILES[defect]
+    words = (words,) if isinstance(words, str) else words
+    monkeypatch.chdir(tmp_path)  # a short path: error lines cut values beyond 80 characters
+    path = Path(f"{defect}.stl")
+    if vertices is None:
+        path.write_bytes(b"\x00\x01 not a mesh \xff" * 9)
+    else:
+        write_stl(path, vertices, faces)
+    for argv in (
+        [mesh_body_command(), str(path), "--units", "mm", "--json"],
+        ["view", mesh_body_command(), str(path), "--units", "mm", "-o", "v.png"],
+    ):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", argv
+        (line,) = err.splitlines()
+        assert line.startswith(f"error: mesh='{path}'"), line
+        assert any(w in line for w in words), line
+        assert "Traceback" not in err
+    assert not (tmp_path / "v.png").exists()
+
+
+def test_a_missing_file_or_unit_is_one_error_line(capsys, tmp_path, monkeypatch) -> None:
+    command = mesh_body_command()
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, command, "none.stl", "--units", "mm")
+    assert code == 2 and err.startswith("error: mesh=") and "none.stl" in err
+    path = write_stl(tmp_path / "cuboid.stl", CUBOID_VERTICES, CUBOID_FACES)
+    code, out, err = run(capsys, command, path)
+    assert code == 2 and out == "" and err.startswith("error: units=") and "STL" in err
+    code, _, err = run(capsys, command, "--units", "mm")
+    assert code == 2 and err.startswith("error: ") and "FILE" in err
+
+
+def test_mesh_and_view_of_a_body_from_a_file(capsys, tmp_path) -> None:
+    trimesh = pytest.importorskip("trimesh")
+    pytest.importorskip("matplotlib")
+    path = write_stl(tmp_path / "cuboid.stl", CUBOID_VERTICES, CUBOID_FACES)
+    command = mesh_body_command()
+    out_obj = tmp_path / "out.obj"
+    code, out, err = run(capsys, "mesh", command, path, "--units", "mm", "-o", str(out_obj))
+    assert code == 0 and err == "" and out.startswith(f"wrote {out_obj}: 12 triangles")
+    written = trimesh.load(out_obj, force="mesh", process=False)
+    # the file's own surface, in metres
+    assert sorted(map(tuple, np.round(written.vertices * 1000, 9))) == sorted(CUBOID_VERTICES)
+    assert written.volume == pytest.approx(6e-6, rel=1e-12)
+    picture = tmp_path / "cuboid.png"
+    code, out, err = run(capsys, "view", command, path, "--units", "mm", "-o", str(picture),
+                         "--size", "200x150", "--report-units", "mm,g")  # fmt: skip
+    assert code == 0 and err == "" and picture.stat().st_size > 0
+    assert "centre of mass [5, 10, 15] mm" in out

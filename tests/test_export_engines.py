@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigidparts as rp
+from family_model import every_shape_model, every_shape_moves
 from rigidparts.export import export
 from rigidparts.export.mjcf import to_mjcf
 from rigidparts.export.urdf import to_urdf
 from rigidparts.model import Model, load_model
 from test_export import rotated_frames_model
-from test_family_exports import every_shape_model, every_shape_moves
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TOLERANCE = 1e-12

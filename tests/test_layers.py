@@ -30,6 +30,7 @@ CORE = (
     "shapes",
     "component",
     "bodies",
+    "report",
 )
 #: For each top-level part: the parts it may not import.
 FORBIDDEN = {
@@ -151,8 +152,9 @@ def _string_literals(path: Path) -> set[str]:
 
 
 #: Words that are shape names and also other things consumers must say: the native primitives
-#: of the export formats (``Primitive.kind``) and joint types (a ball joint).
-NOT_ONLY_SHAPES = {"box", "cylinder", "sphere", "ball"}
+#: of the export formats (``Primitive.kind``), joint types (a ball joint), the mesh geometry
+#: kind and the ``mesh`` command.
+NOT_ONLY_SHAPES = {"box", "cylinder", "sphere", "ball", "mesh"}
 
 
 @pytest.mark.parametrize(

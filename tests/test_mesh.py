@@ -578,7 +578,7 @@ def test_cli_mesh_glb_and_ply(tmp_path: Path) -> None:
         (["mesh", "cone"], "-o/--output"),
         (["mesh", "sphere", "-o", "x.stl"], "sphere"),
         (["mesh", "cone", "--radius-a", "-1", "-o", "x.stl"], "radius_a"),
-        (["mesh", "box", "-o", "no/such/folder/x.stl"], "folder"),
+        (["mesh", "box", "-o", "/dev/null/x.stl"], "folder"),
     ],
 )
 def test_cli_mesh_errors(

@@ -173,6 +173,19 @@ def test_an_unattached_body_is_named_when_the_model_is_used():
         lonely.check()
 
 
+def test_a_passed_check_is_forgotten_when_the_model_changes():
+    model = two_bars()
+    model.add_joint("j1", "revolute", "world", "a", axis=(0, 0, 1))
+    model.add_joint("j2", "fixed", "a.frame_b", "b")
+    model.check()  # passes, and is remembered
+    model.add_body("c", rp.Box())
+    with pytest.raises(rp.ModelError, match=r"bodies.c=.*attached by no joint"):
+        model.check()
+    model.add_joint("j3", "fixed", "b.frame_b", "c")
+    model.check()
+    assert [j.name for j in model.ordered_joints()] == ["j1", "j2", "j3"]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
@@ -194,7 +207,7 @@ def test_an_unattached_body_is_named_when_the_model_is_used():
         ({"type": "ball", "initial": (0, 0, 0, 0)}, "the quaternion must not be zero"),
         ({"type": "ball", "initial": (1, 0, 0)}, "give a quaternion"),
         ({"type": "free", "initial": (0, 0, 0)}, "give [x, y, z, qw, qx, qy, qz]"),
-        ({"type": "revolute", "axis": (1, 0, 0), "initial": "3 mm"}, "expected a angle"),
+        ({"type": "revolute", "axis": (1, 0, 0), "initial": "3 mm"}, "expected an angle"),
         ({"type": "prismatic", "axis": (1, 0, 0), "initial": "3 deg"}, "expected a length"),
         ({"type": "revolute", "axis": (1, 0, 0), "initial_velocity": "x"}, "must be a number"),
         ({"type": "fixed", "position": (0, 0)}, "must be [x, y, z]"),

@@ -188,7 +188,7 @@ def with_line(text: str, old: str, new: str) -> str:
         ('type = "revolute"', 'type = "hinge"', "joints[0].type", 21, "must be one of"),
         ("axis = [0, 1, 0]", "axis = [0, 0, 0]", "joints[0].axis", 24, "non-zero"),
         ("axis = [0, 1, 0]", "axes = [0, 1, 0]", "joints[0].axes", 24, "unknown joint key"),
-        ("initial = 0.01", 'initial = "1 m"', "joints[0].initial", 26, "expected a angle"),
+        ("initial = 0.01", 'initial = "1 m"', "joints[0].initial", 26, "expected an angle"),
         ('child = "bob.frame_a"', 'child = "bob.frame_z"', "joints[1].child", 32,
          "has no frame 'frame_z'"),
         ('parent = "arm.frame_b"', 'parent = "arm2.frame_b"', "joints[1].parent", 31,
@@ -355,14 +355,14 @@ def test_bad_model_files_exit_2_with_one_error_line(tmp_path, capsys, command):
     "argv",
     [
         ["export", "{missing}", "-o", "{out}"],
-        ["export", "{good}", "-o", "{tmp}/no/such/folder/x.urdf"],
+        ["export", "{good}", "-o", "{good}/x.urdf"],
         ["export", "{good}", "-o", "{tmp}/x.txt"],
         ["export", "{good}", "-o", "{tmp}/x.urdf", "--sections", "2"],
         ["simulate", "{good}", "--duration", "-1"],
         ["simulate", "{good}", "--timestep", "1 kg"],
         ["simulate", "{good}", "--integrator", "leapfrog"],
         ["simulate", "{good}", "--every", "0"],
-        ["simulate", "{good}", "-o", "{tmp}/no/such/folder/x.csv"],
+        ["simulate", "{good}", "-o", "{good}/x.csv"],
     ],
 )
 def test_bad_command_lines_exit_2(tmp_path, capsys, argv):

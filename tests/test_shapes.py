@@ -70,13 +70,39 @@ def test_class_signature_equals_specification(name: str) -> None:
     assert signature["material"] is DEFAULT_MATERIAL
 
 
+def test_example_kwargs_are_the_example_over_the_defaults() -> None:
+    """``example`` (a mapping, or a function called only when asked) over the defaults."""
+    import dataclasses
+
+    box = SHAPES["box"]
+    assert box.example_kwargs() == box.defaults
+    calls = []
+
+    def example() -> dict:
+        calls.append(1)
+        return {"length": 2.0}
+
+    lazy = dataclasses.replace(box, name="lazy_box", example=example)
+    assert calls == []  # registering a shape builds no example
+    assert lazy.example_kwargs() == {**box.defaults, "length": 2.0} and calls == [1]
+    fixed = dataclasses.replace(box, name="fixed_box", example={"width": 0.3})
+    assert fixed.example_kwargs() == {**box.defaults, "width": 0.3}
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_every_example_gives_every_parameter_a_value(name: str) -> None:
+    example = SHAPES[name].example_kwargs()
+    assert list(example) == list(SHAPES[name].parameter_names)
+    assert all(value is not None for value in example.values())
+
+
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_specification_is_consistent(name: str) -> None:
     spec = SHAPES[name]
     assert spec.all_rules == spec.rules + COMMON_RULES
     assert spec.summary and all(p.help for p in spec.params)
     # The default body is valid and evaluates through its tier.
-    body = body_class(name)()
+    body = body_class(name)(**spec.example_kwargs())
     assert body.mass > 0.0
     # Common rules: the frame rules are the frames module's, in order.
     first = spec.common_code("frame") - 1
@@ -165,7 +191,8 @@ def test_inertia_bit_equal_over_thousands_of_random_bodies() -> None:
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_mass_round_trips(name: str) -> None:
     cls = body_class(name)
-    body = cls(mass=2)
+    given = SHAPES[name].example_kwargs()
+    body = cls(mass=2, **given)
     assert body.mass == 2.0
     assert body.density == 2.0 / body.volume
     assert body.material is None
@@ -173,9 +200,9 @@ def test_mass_round_trips(name: str) -> None:
     again = cls(**{k: v for k, v in body.parameters().items() if k != "shape"})
     assert again.mass == 2.0 and again.inertia.tobytes() == body.inertia.tobytes()
     # The same body by its density has the same moments to rounding.
-    by_density = cls(density=body.density)
+    by_density = cls(density=body.density, **given)
     np.testing.assert_allclose(by_density.inertia, body.inertia, rtol=4e-16, atol=0)
-    assert cls(mass="2500 g").mass == pytest.approx(2.5, rel=1e-15)
+    assert cls(mass="2500 g", **given).mass == pytest.approx(2.5, rel=1e-15)
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

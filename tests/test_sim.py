@@ -87,15 +87,26 @@ def test_pendulum_example_runs_from_the_command_line(tmp_path, capsys):
     assert "compound pendulum 'hinge'" in printed and f"wrote {out}" in printed
     header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
     assert header == [
-        "time", "hinge", "hinge.velocity", "arm.x", "arm.y", "arm.z", "bob.x", "bob.y", "bob.z",
+        "time", "hinge", "hinge.velocity",
+        "arm.x", "arm.y", "arm.z", "arm.qw", "arm.qx", "arm.qy", "arm.qz",
+        "bob.x", "bob.y", "bob.z", "bob.qw", "bob.qx", "bob.qy", "bob.qz",
     ]  # fmt: skip
     table = np.loadtxt(out, delimiter=",", skiprows=1)
-    assert table.shape == (2501, 9)
+    assert table.shape == (2501, 17)
     assert table[0, 1] == pytest.approx(math.radians(5), rel=1e-15)
     # the bob hangs 1 m below the hinge: its frame_a swings on that circle
     theta = table[:, 1]
-    np.testing.assert_allclose(table[:, 6], -np.sin(theta), atol=1e-12)
-    np.testing.assert_allclose(table[:, 8], 1.5 - np.cos(theta), atol=1e-12)
+    np.testing.assert_allclose(table[:, 10], -np.sin(theta), atol=1e-12)
+    np.testing.assert_allclose(table[:, 12], 1.5 - np.cos(theta), atol=1e-12)
+    # and turns with the hinge about y: R_WA = Ry(theta) Rbob_0, as a quaternion (the bob is
+    # welded with its axis along -z, frame_a's orientation the world's: q = (cos t/2, 0,
+    # sin t/2, 0), w >= 0 at these small angles)
+    for body in ("arm", "bob"):
+        q = table[:, header.index(f"{body}.qw") : header.index(f"{body}.qz") + 1]
+        expected = np.stack(
+            [np.cos(theta / 2), np.zeros_like(theta), np.sin(theta / 2), np.zeros_like(theta)], 1
+        )
+        np.testing.assert_allclose(q, expected, atol=1e-12)
     assert main(["simulate", str(EXAMPLES / "pendulum.toml"), "--duration", "0.1", "-q"]) == 0
     assert capsys.readouterr().out == ""
 
@@ -238,7 +249,8 @@ def test_result_arrays_columns_and_kinematics_agree():
         *[f"float.{s}" for s in ("vx", "vy", "vz", "wx", "wy", "wz")],
         "socket.qw", "socket.qx", "socket.qy", "socket.qz", "socket.wx", "socket.wy", "socket.wz",
         "pin", "pin.velocity",
-        *[f"{b}.{c}" for b in ("hull", "mast", "flag") for c in "xyz"],
+        *[f"{b}.{c}" for b in ("hull", "mast", "flag")
+          for c in ("x", "y", "z", "qw", "qx", "qy", "qz")],
     ]  # fmt: skip
     # the start is the model's initial state, in the model's own conventions
     np.testing.assert_allclose(result.joint_velocities["float"][0], [0.3, 0, 1, 1, -2, 3],
@@ -251,6 +263,13 @@ def test_result_arrays_columns_and_kinematics_agree():
         for body, (r, p) in model.body_poses(q).items():
             np.testing.assert_allclose(result.body_positions[body][row], p, atol=1e-12)
             np.testing.assert_allclose(result.body_rotations[body][row], r, atol=1e-12)
+            # the quaternion column is the same orientation (scipy's conversion, up to sign)
+            q = result.body_quaternions[body][row]
+            from scipy.spatial.transform import Rotation
+
+            expected = Rotation.from_matrix(r).as_quat(scalar_first=True)
+            sign = 1.0 if np.dot(q, expected) > 0 else -1.0
+            np.testing.assert_allclose(q, sign * expected, atol=1e-12)
     # the joint stays within its limits (MuJoCo's limits are soft: a little give)
     assert np.all(np.abs(result.joint_positions["pin"]) <= 1.05)
 

@@ -4,6 +4,9 @@ their use through the bodies (strings with units, pint Quantities, plain numeric
 from __future__ import annotations
 
 import math
+import struct
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -11,6 +14,7 @@ import pint
 import pytest
 
 import rigidparts as rp
+from rigidparts import units
 from rigidparts.units import registry, to_si, to_si_array
 
 # Exact definitions (international yard and pound agreement, 1959).
@@ -138,3 +142,133 @@ def test_bodies_accept_units_everywhere() -> None:
     assert cone.radius_a == pytest.approx(float(2 * INCH), rel=1e-15)
     assert cone.density == pytest.approx(7861.0929377, rel=1e-10)
     assert cone.parameters()["density"] == cone.density  # SI in parameters()
+
+
+# -- the common forms without pint, each string parsed once --------------------------------------
+
+#: Numbers as users write them: ints (pint keeps them exact: "123456789012345678 h" is the exact
+#: product, rounded once), floats, exponents, signs, signed zeros, huge and tiny values.
+FAST_NUMBERS = (
+    "250", "0", "-0", "-0.0", "7.85", "2.5e-3", "1E3", ".5", "1.", "+3", "-250",
+    "123456789012345678", "99999999999999999999", "1e300", "0.1", "1e-320",
+)  # fmt: skip
+
+
+def _same_bits(a: float, b: float) -> bool:
+    return struct.pack("<d", a) == struct.pack("<d", b)
+
+
+@pytest.mark.parametrize("kind", sorted(units._FACTORS))
+def test_fast_path_is_pint_bit_for_bit(kind: str) -> None:
+    """Every unit of the fast path's table, with every number form, spacing and operator
+    spelling: the same float as pint's conversion, to the last bit."""
+    ureg = registry()
+    si_unit = units._KINDS[kind][0]
+    checked = 0
+    for unit, factor in units._FACTORS[kind].items():
+        # The table's factor is pint's own (an exact int where pint keeps one).
+        assert ureg.Quantity(1, unit).to(si_unit).magnitude == factor
+        assert type(ureg.Quantity(1, unit).to(si_unit).magnitude) is type(factor), unit
+        spellings = {unit, unit.replace("^", "**"), unit.replace("/", " / ").replace("^", " ^ ")}
+        for number in FAST_NUMBERS:
+            for spelling in spellings:
+                for space in (" ", "", "  "):
+                    text = f"{number}{space}{spelling}"
+                    fast = units._fast_to_si(text, kind)
+                    assert fast is not None, text
+                    expected = float(ureg.Quantity(text).to(si_unit).magnitude)
+                    assert _same_bits(fast, expected), (text, fast, expected)
+                    checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("1 kg m^-3", "density"),  # another form of a known unit
+        ("7.85 g cm^-3", "density"),
+        ("1_000 mm", "length"),  # Python-style digit groups
+        ("0250 mm", "length"),  # leading zero: pint reads "0" then "250"
+        ("250 MM", "length"),  # not a unit of the table (pint decides)
+        ("3 yd + 1 ft", "length"),
+        ("(250) mm", "length"),
+        ("2 * 3 mm", "length"),
+        ("1 lightyear", "length"),
+        ("5 grain", "mass"),
+        ("1 day", "time"),
+        ("1 arcmin", "angle"),
+        ("1 kg/m3", "density"),  # pint refuses it
+        ("250 mm", "mass"),  # a length given as a mass: pint's dimension error
+        ("1" + "0" * 400 + " mm", "length"),  # beyond float64: pint's path says so
+    ],
+)
+def test_other_forms_go_to_pint(text: str, kind: str) -> None:
+    """Anything else is pint's: the fast path declines, and to_si gives pint's answer or its
+    error."""
+    assert units._fast_to_si(text, kind) is None
+    try:
+        expected: float | None = float(
+            registry().Quantity(text).to(units._KINDS[kind][0]).magnitude
+        )
+    except Exception:
+        expected = None
+    if expected is None or not math.isfinite(expected):
+        try:
+            got = to_si("x", text, kind)
+        except rp.ParameterError:
+            return
+        assert expected is not None and _same_bits(got, expected)
+    else:
+        assert _same_bits(to_si("x", text, kind), expected)
+
+
+def test_each_distinct_string_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    fast, slow = units._fast_to_si, units._quantity_to_si
+
+    def counted_fast(text: str, kind: str) -> float | None:
+        calls.append(text)
+        return fast(text, kind)
+
+    def counted_slow(name: str, value: object, kind: str) -> object:
+        calls.append(str(value))
+        return slow(name, value, kind)
+
+    monkeypatch.setattr(units, "_fast_to_si", counted_fast)
+    monkeypatch.setattr(units, "_quantity_to_si", counted_slow)
+    monkeypatch.setattr(units, "_PARSED", {})
+    for _ in range(3):
+        assert to_si("a", "251 mm") == 251 * 0.001
+        assert to_si("c", "3 yd + 1 ft") == pytest.approx(3 * 0.9144 + 0.3048, rel=1e-15)
+    # The fast form once; the pint form once by the fast path (declined), once by pint.
+    assert calls == ["251 mm", "3 yd + 1 ft", "3 yd + 1 ft"]
+    # The key holds the kind: the same text as another kind is parsed (and checked) anew.
+    with pytest.raises(rp.ParameterError):
+        to_si("m", "251 mm", "mass")
+    # Errors are not remembered: a bad string raises every time.
+    for _ in range(2):
+        with pytest.raises(rp.ParameterError):
+            to_si("x", "12 parsecs per fortnight")
+
+
+def test_common_unit_strings_do_not_import_pint() -> None:
+    """A body from unit strings of the common forms builds without pint (start-up)."""
+    code = (
+        "import sys, rigidparts as rp\n"
+        "rp.Cone(length='250 mm', radius_a='40 mm', radius_b='1.5 in', density='7.85 g/cm^3')\n"
+        "rp.Disk(radius='0.2 m', thickness='10 mm', mass='2.5 kg', "
+        "extra_frames=[('100 mm', '30 deg')])\n"
+        "assert 'pint' not in sys.modules, 'pint was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_unit_string_bodies_equal_float_bodies_bit_for_bit() -> None:
+    text = rp.Cone(length="250 mm", radius_a="40 mm", radius_b="10 mm", density="7.85 g/cm^3")
+    floats = rp.Cone(
+        length=250 * 0.001, radius_a=40 * 0.001, radius_b=10 * 0.001,
+        density=7.85 * units._FACTORS["density"]["g/cm^3"],
+    )  # fmt: skip
+    assert text.dimensions == floats.dimensions
+    assert _same_bits(text.density, floats.density)
+    assert text.inertia.tobytes() == floats.inertia.tobytes()

@@ -13,7 +13,7 @@ only numpy. The rest loads on first use, one obvious way each: ``rp.batch`` (num
 from importlib import import_module
 from typing import Any
 
-from .bodies import Ball, Box, Cone, Cylinder, Disk, IBeam, Linkage, body_class
+from .bodies import Ball, Box, Cone, Cylinder, Disk, IBeam, Linkage, MeshBody, body_class
 from .component import Component
 from .errors import ModelError, ParameterError
 from .frames import Frame
@@ -34,6 +34,7 @@ __all__ = [
     "Joint",
     "Linkage",
     "MassProperties",
+    "MeshBody",
     "Model",
     "ModelError",
     "ParameterError",
@@ -43,6 +44,7 @@ __all__ = [
     "export_model",
     "load_model",
     "plot",
+    "report",
     "simulate",
 ]
 
@@ -58,6 +60,7 @@ _LAZY = {
     "SimulationResult": ("rigidparts.sim", "SimulationResult"),
     "export_model": ("rigidparts.export", "export"),
     "plot": ("rigidparts.viz", "plot"),
+    "report": ("rigidparts.report", "report"),
 }
 
 

@@ -19,7 +19,17 @@ from .errors import ParameterError
 from .materials import DEFAULT_MATERIAL
 from .shapes import SHAPES
 
-__all__ = ["Ball", "Box", "Cone", "Cylinder", "Disk", "IBeam", "Linkage", "body_class"]
+__all__ = [
+    "Ball",
+    "Box",
+    "Cone",
+    "Cylinder",
+    "Disk",
+    "IBeam",
+    "Linkage",
+    "MeshBody",
+    "body_class",
+]
 
 Length = float | str | Any  # a float in m, a string with units, or a pint Quantity
 
@@ -344,6 +354,42 @@ class Linkage(_CrossSection):
         density: Any = None,
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
+    ) -> None:
+        self._build(locals())
+
+
+class MeshBody(Component):
+    """A homogeneous body from a CAD file: the solid bounded by a closed triangle mesh.
+
+    Parameters (keyword-only)
+    ----------
+    mesh : a path to an STL (binary or ASCII), OBJ, PLY, OFF or glTF/GLB file, or a
+        ``trimesh.Trimesh``. It must bound a solid: closed, consistently wound, facing outward,
+        with a volume (each defect is a ParameterError naming the file and what is wrong).
+    units : the length unit of the file's coordinates (``"mm"``, ``"m"``, ``"in"``); required
+        for STL, OBJ, PLY, OFF and a Trimesh (they carry no unit), metres for glTF.
+    material, density, mass : as for every body (at most one; default steel).
+    frames : named frames, ``{"mount": ("10 mm", 0, 0), "tool": {"position": (0, 0, 0.05),
+        "rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}``: positions in frame_a (m or with
+        units), rotations ``R_AF`` (rows; default identity).
+
+    frame_a is the file's origin and axes; ``frame_com`` the centre of mass, then the named
+    frames. The volume, centre of mass and inertia are the exact integrals over the polyhedron
+    (:mod:`rigidparts.polyhedron`), in frame_a, SI. :meth:`mesh` is the checked surface in
+    metres.
+    """
+
+    spec = SHAPES["mesh"]
+
+    def __init__(
+        self,
+        *,
+        mesh: Any = None,
+        units: str | None = None,
+        material: Any = DEFAULT_MATERIAL,
+        density: Any = None,
+        mass: Any = None,
+        frames: Any = None,
     ) -> None:
         self._build(locals())
 

@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
+import os
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from .errors import ParameterError
-from .frames import Frame, cached_body_frame
-from .inertia import MassProperties
+from .frames import Frame, cached_body_frame, named_frames
+from .inertia import MassProperties, canonical_inertia, rotation_layout, rotation_products
 from .materials import DEFAULT_MATERIAL, Material, get_material
-from .shapes import ShapeSpec, results_representable, unrepresentable_parameter
+from .shapes import RAW_KINDS, ShapeSpec, results_representable, unrepresentable_parameter
 from .shapes._meshing import canonical_mesh, mesh_in_frame_a
 from .units import to_si
 
@@ -43,6 +45,8 @@ _BOOLS = (bool, np.bool_)
 _NUMBERS = (float, int)
 #: Rows of ``R_AC`` for a shape without an axis: C is frame_a.
 _NO_AXIS = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+_NO_AXIS_PRODUCTS = rotation_products(*_NO_AXIS)
+_NO_AXIS_LAYOUT = rotation_layout(_NO_AXIS_PRODUCTS)
 
 
 def _vector3(name: str, value: Any) -> tuple[float, float, float]:
@@ -107,6 +111,88 @@ def _divide(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator != 0.0 else math.inf
 
 
+class _Plan(NamedTuple):
+    """What :meth:`Component._build` reads of a specification, read once per specification."""
+
+    names: tuple[str, ...]  # the dimensions' keywords, in kernel order
+    kinds: tuple[str, ...]  # their kinds of quantity
+    values: Any  # arguments -> the dimensions' values, as a tuple (one C call)
+    check: Any
+    closed_form: Any
+    frame_key: Any  # arguments -> (axis, rotate90, height_direction) as given, or None
+    frames_keyword: str | None  # the keyword of the extra frames, or None
+
+
+#: spec -> its :class:`_Plan`.
+_PLANS: dict[ShapeSpec, _Plan] = {}
+
+
+def _plan(spec: ShapeSpec) -> _Plan:
+    names = tuple(p.name for p in spec.params)
+    getter = operator.itemgetter(*names)
+    if not spec.axis:
+        frame_key = None
+    elif spec.cross_section:
+        frame_key = operator.itemgetter("axis", "rotate90", "height_direction")
+    else:
+        frame_key = lambda arguments: (arguments["axis"], False, None)  # noqa: E731
+    plan = _Plan(
+        names,
+        tuple(p.kind for p in spec.params),
+        getter if len(names) > 1 else lambda arguments: (getter(arguments),),
+        spec.check,
+        spec.closed_form,
+        frame_key,
+        None if spec.extra_frames is None else spec.frames_keyword,
+    )
+    _PLANS[spec] = plan
+    return plan
+
+
+_SOURCES = operator.itemgetter("material", "density", "mass")
+
+
+_default: tuple[float, str] | None = None
+
+
+def _default_density() -> tuple[float, str]:
+    """The default material's density (kg/m^3) and name (read from the table once)."""
+    global _default
+    if _default is None:
+        found = _material_named(DEFAULT_MATERIAL)
+        _default = (found.density, found.name)
+    return _default
+
+
+#: ``(axis, rotate90, height_direction)`` as given -> (that axis object, the 9 floats of the
+#: valid frame, their :func:`rigidparts.inertia.rotation_products` and ``rotation_layout``). Bodies
+#: are built along a few axes over and over; each is checked once (:meth:`Component._axis_frame`)
+#: and only keys of plain floats and ints are kept, so equal keys give equal frames (-0.0 and
+#: 0.0 too: :func:`rigidparts.frames.normalized_axis` adds 0.0 first).
+_FRAMES: dict[tuple[Any, Any, Any], tuple[Any, tuple[float, ...], tuple[float, ...], Any]] = {}
+_FRAMES_MAX = 1024
+_PLAIN = (float, int)
+
+
+def _plain_vector(value: Any) -> bool:
+    return (
+        type(value) is tuple
+        and len(value) == 3
+        and type(value[0]) in _PLAIN
+        and type(value[1]) in _PLAIN
+        and type(value[2]) in _PLAIN
+    )
+
+
+def _cacheable_frame_key(key: tuple[Any, Any, Any]) -> bool:
+    axis, rotate90, height_direction = key
+    return (
+        _plain_vector(axis)
+        and type(rotate90) is bool
+        and (height_direction is None or _plain_vector(height_direction))
+    )
+
+
 class _cached:
     """``functools.cached_property`` without Python 3.11's per-access lock (a body's results
     are read on the per-body hot path): computed on first access, then a plain attribute."""
@@ -126,6 +212,25 @@ class _cached:
         return value
 
 
+class _Inertia:
+    """``Component.inertia``: ``I_BBcm_A``, the inertia about the centre of mass in frame_a
+    axes, kg m^2 -- the very array of ``mass_properties``, made without it when read first, in
+    one step (the per-body hot path), then a plain attribute."""
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        state = instance.__dict__
+        if "mass_properties" in state or instance._canonical_properties is not None:
+            value = instance.mass_properties.inertia
+        else:
+            value = canonical_inertia(
+                instance._results[3:], instance._products, instance._layout
+            )
+        state["inertia"] = value
+        return value
+
+
 class Component:
     """Base of every body: shared parsing, frames and results (see module docstring).
 
@@ -134,73 +239,157 @@ class Component:
     """
 
     spec: ClassVar[ShapeSpec]
-    _frozen: bool = False
 
     @property
     def shape(self) -> str:
         """The shape's name in the registry (``"box"``)."""
         return self.spec.name
 
-    def _build(self, arguments: Mapping[str, Any]) -> None:
-        spec = self.spec
-        dimensions = {p.name: arguments[p.name] for p in spec.params}
-        si = {p.name: to_si(p.name, dimensions[p.name], p.kind) for p in spec.params}
-        value, material_name, by_mass = resolve_density(
-            arguments.get("material"), arguments.get("density"), arguments.get("mass")
-        )
-        rho, given_mass = (math.nan, value) if by_mass else (value, math.nan)
+    #: Defaults of the per-body state that most bodies share (set per instance otherwise).
+    _mass_given: bool = False
+    _rotate90: bool = False
+    _explicit_height: bool = False
+    _extra_frames: tuple[Any, ...] = ()
+    _canonical_properties: MassProperties | None = None
 
-        code = spec.check(*si.values())
+    def _build(self, arguments: Mapping[str, Any]) -> None:
+        # The per-body hot path: what can be checked once (per specification, per axis) is;
+        # plain floats throughout, no numpy (the arrays are made when first read).
+        spec = self.spec
+        plan = _PLANS.get(spec)
+        if plan is None:
+            plan = _plan(spec)
+        names, kinds, values, check, closed_form, frame_key, frames_keyword = plan
+        si = values(arguments)
+        for value in si:
+            if type(value) is not float:  # not all floats already: convert (units, ints, ...)
+                si = tuple(
+                    [
+                        v if type(v) is float or kind in RAW_KINDS else to_si(name, v, kind)
+                        for name, v, kind in zip(names, si, kinds, strict=True)
+                    ]
+                )
+                break
+
+        try:
+            material, density, given = _SOURCES(arguments)
+        except KeyError:  # a caller's own arguments (every public class has the three)
+            material, density, given = map(arguments.get, ("material", "density", "mass"))
+        by_mass = False
+        if material is DEFAULT_MATERIAL and given is None:  # material_source's common cases
+            if density is None:
+                rho, material_name = _default or _default_density()
+            else:
+                rho = density if type(density) is float else to_si("density", density, "density")
+                material_name = None
+        else:
+            rho, material_name, by_mass = resolve_density(material, density, given)
+            if by_mass:
+                rho, given = math.nan, rho
+
+        code = check(*si)
         if code:
             rule = spec.rules[code - 1]
-            raise ParameterError(rule.parameter, dimensions[rule.parameter], rule.text.format(**si))
-        if by_mass and not 0.0 < given_mass < math.inf:
-            raise ParameterError("mass", arguments["mass"], "must be positive and finite (kg)")
-        if not by_mass and not 0.0 < rho < math.inf:
+            dimensions = dict(zip(names, si, strict=True))
+            raise ParameterError(
+                rule.parameter, arguments[rule.parameter], rule.text.format(**dimensions)
+            )
+        if by_mass:
+            if not 0.0 < given < math.inf:
+                raise ParameterError("mass", arguments["mass"], "must be positive and finite (kg)")
+        elif not 0.0 < rho < math.inf:
             shown = arguments["density"] if material_name is None else rho
             raise ParameterError("density", shown, "must be positive and finite (kg/m^3)")
 
-        frame, axis, rotate90, explicit = self._axis_frame(arguments)
-        extra = self._extra_frames(arguments.get("extra_frames", ()))
-
-        if spec.closed_form is not None:
-            if by_mass:  # density = mass / volume; the mass is kept exactly as given
-                rho = _divide(given_mass, spec.closed_form(*si.values(), 1.0)[0])
-            volume, mass, com_x, i_xx, i_yy, i_zz = spec.closed_form(*si.values(), rho)
-            mass = given_mass if by_mass else mass
-            moments = (i_xx, i_yy, i_zz)
-            canonical = None
+        state = self.__dict__
+        if frame_key is not None:
+            key = frame_key(arguments)
+            axis, rotate90, height_direction = key
+            try:
+                found = _FRAMES.get(key)
+            except TypeError:  # unhashable
+                found = None
+            # A hit counts only for plain values (equal keys then give equal frames): the very
+            # tuple that was checked, or one of floats and ints (not 1+0j == 1, nor 1 == True).
+            if (
+                found is not None
+                and (found[0] is axis or _plain_vector(axis))
+                and (rotate90 is False or rotate90 is True)
+                and (height_direction is None or _plain_vector(height_direction))
+            ):
+                _, frame, products, layout = found
+                axis_given = axis  # floats and ints, converted when read
+            else:  # check it all
+                frame, axis_given, _, _ = self._axis_frame(arguments)
+                products = rotation_products(*frame)
+                layout = rotation_layout(products)
+                if _cacheable_frame_key(key):
+                    if len(_FRAMES) >= _FRAMES_MAX:
+                        _FRAMES.clear()
+                    _FRAMES[key] = axis, frame, products, layout
+            if rotate90:
+                state["_rotate90"] = True
+            if height_direction is not None:
+                state["_explicit_height"] = True
         else:
+            frame, axis_given = _NO_AXIS, _NO_AXIS[:3]
+            products, layout = _NO_AXIS_PRODUCTS, _NO_AXIS_LAYOUT
+        if frames_keyword is not None:
+            extra_frames = arguments.get(frames_keyword, ())
+            if type(extra_frames) is not tuple or extra_frames:
+                extra = self._parse_extra_frames(extra_frames)
+                if extra:
+                    state["_extra_frames"] = extra
+
+        if closed_form is not None:
+            if by_mass:  # density = mass / volume; the mass is kept exactly as given
+                rho = _divide(given, closed_form(*si, 1.0)[0])
+            results = closed_form(*si, rho)
+        else:
+            dimensions = dict(zip(names, si, strict=True))
             if by_mass:
-                rho = _divide(given_mass, spec.general_form(si, 1.0)[0])
-            volume, canonical = spec.general_form(si, rho)
-            mass = given_mass if by_mass else canonical.mass
-            com_x, moments = math.nan, tuple(np.diag(canonical.inertia))
-        if not results_representable(volume, mass, *moments, rho):
-            largest = unrepresentable_parameter(si)
+                rho = _divide(given, spec.general_form(dimensions, 1.0)[0])
+            volume, canonical = spec.general_form(dimensions, rho)
+            results = (volume, canonical.mass, math.nan, *np.diag(canonical.inertia).tolist())
+            state["_canonical_properties"] = canonical
+        if by_mass:
+            results = (results[0], given, *results[2:])
+            state["_mass_given"] = True
+        volume, mass, _, i_xx, i_yy, i_zz = results
+        if not results_representable(volume, mass, i_xx, i_yy, i_zz, rho):
+            dimensions = dict(zip(names, si, strict=True))
+            largest = unrepresentable_parameter(dimensions)
             rule = spec.all_rules[spec.common_code("unrepresentable") - 1].text
             raise ParameterError(
-                largest, dimensions[largest], rule.format(mass=mass, moments=moments)
+                largest,
+                arguments[largest],
+                rule.format(mass=mass, moments=(i_xx, i_yy, i_zz)),
             )
 
-        # One update instead of a dozen guarded setattr calls (this is the per-body hot path).
-        self.__dict__.update(
-            _dimensions=si,
-            _density=rho,
-            _material=material_name,
-            _mass_given=by_mass,
-            _frame=frame,
-            _axis_given=axis,
-            _rotate90=rotate90,
-            _explicit_height=explicit,
-            _extra_frames=extra,
-            _volume=volume,
-            _mass=mass,
-            _com_on_axis=com_x,
-            _canonical_moments=moments,
-            _canonical_properties=canonical,
-            _frozen=True,
-        )
+        # Straight into the instance's dict (no guarded setattr calls); _results last: the body
+        # counts as built from then on (__setattr__).
+        state["_si"] = si
+        state["_density"] = rho
+        state["_material"] = material_name
+        state["_frame"] = frame
+        state["_products"] = products
+        state["_layout"] = layout
+        state["_axis_given"] = axis_given
+        state["_results"] = results
+
+    @property
+    def _mass(self) -> float:
+        return self._results[1]
+
+    @property
+    def _canonical_moments(self) -> tuple[float, float, float]:
+        # (I_xx, I_yy, I_zz) about the centre of mass along C's axes, kg m^2.
+        return self._results[3:]
+
+    @_cached
+    def _dimensions(self) -> dict[str, float]:
+        # The SI dimensions by keyword (made on first use: the hot path keeps a tuple).
+        return dict(zip(self.spec.parameter_names, self._si, strict=True))
 
     def _axis_frame(
         self, arguments: Mapping[str, Any]
@@ -225,11 +414,13 @@ class Component:
             raise ParameterError(rule.parameter, value, rule.text)
         return tuple(frame), ax, bool(rotate90), explicit
 
-    def _extra_frames(self, extra_frames: Any) -> tuple[Any, ...]:
+    def _parse_extra_frames(self, extra_frames: Any) -> tuple[Any, ...]:
         """The extra frames in SI: offsets along the axis, or ``(radius, angle)`` pairs."""
         kind = self.spec.extra_frames
         if kind is None:
             return ()
+        if kind == "named":  # ((name, Frame), ...)
+            return named_frames(extra_frames)
         example = "[0.25, 0.5]" if kind == "axial" else "[(0.2, '30 deg'), (0.2, '150 deg')]"
         what = "offsets along the axis (m)" if kind == "axial" else "(radius, angle) pairs"
         if isinstance(extra_frames, str) or not isinstance(extra_frames, Iterable):
@@ -258,7 +449,7 @@ class Component:
         return tuple(out)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if self._frozen:
+        if "_results" in self.__dict__:  # built
             raise AttributeError(f"{type(self).__name__} is immutable; build a new one")
         object.__setattr__(self, name, value)
 
@@ -267,12 +458,12 @@ class Component:
     @property
     def mass(self) -> float:
         """Mass, kg (exactly the given ``mass`` when one was given)."""
-        return self._mass
+        return self._results[1]
 
     @property
     def volume(self) -> float:
         """Volume of material, m^3."""
-        return self._volume
+        return self._results[0]
 
     @property
     def density(self) -> float:
@@ -296,9 +487,10 @@ class Component:
 
     def __getattr__(self, name: str) -> Any:
         # Each dimension reads as an attribute (``cone.radius_a``), from the specification.
-        dimensions = self.__dict__.get("_dimensions")
-        if dimensions is not None and name in dimensions:
-            return dimensions[name]
+        if "_si" in self.__dict__:  # built (the dimensions are made from it on first use)
+            dimensions = self._dimensions
+            if name in dimensions:
+                return dimensions[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @_cached
@@ -323,21 +515,24 @@ class Component:
         ``R_AC``."""
         if self._canonical_properties is not None:
             return self._canonical_properties.placed(self.rotation_from_canonical)
-        com_x = self._com_on_axis
+        com_x = self._results[2]
         ex, ey, ez = self._frame[:3]
         com = (com_x * ex + 0.0, com_x * ey + 0.0, com_x * ez + 0.0)  # + 0.0: no -0.0
-        return MassProperties.from_canonical(self._mass, com, self._canonical_moments, self._frame)
+        return MassProperties.from_canonical(
+            self._mass,
+            com,
+            self._canonical_moments,
+            self._frame,
+            self._products,
+            self.__dict__.get("inertia"),  # the very array, when it was read first
+        )
 
     @property
     def center_of_mass(self) -> np.ndarray:
         """``p_AoBcm_A``: the centre of mass in frame_a, m."""
         return self.mass_properties.center_of_mass
 
-    @property
-    def inertia(self) -> np.ndarray:
-        """``I_BBcm_A``: the inertia about the centre of mass in frame_a axes, kg m^2 (the very
-        array of :attr:`mass_properties`)."""
-        return self.mass_properties.inertia
+    inertia = _Inertia()
 
     @property
     def principal_moments(self) -> np.ndarray:
@@ -364,6 +559,9 @@ class Component:
         frames["frame_com"] = Frame(self.center_of_mass)
         r_ac = self.rotation_from_canonical
         for i, extra in enumerate(self._extra_frames, start=1):
+            if spec.extra_frames == "named":
+                frames[extra[0]] = extra[1]
+                continue
             if spec.extra_frames == "axial":
                 frames[f"frame_c{i}"] = Frame(extra * e)
                 continue
@@ -394,7 +592,8 @@ class Component:
         spec = self.spec
         out: dict[str, Any] = {"shape": spec.name, **self._dimensions}
         if spec.axis:
-            out["axis"] = list(self._axis_given)  # as given: rebuilds the same bits
+            # As given (floats; rebuilds the same bits).
+            out["axis"] = [float(value) for value in self._axis_given]
         if spec.cross_section:
             out["rotate90"] = self._rotate90
             if self._explicit_height:  # the direction before rotate90 turned it: h = -w_turned
@@ -406,7 +605,9 @@ class Component:
             out["material"] = self._material
         else:
             out["density"] = self._density
-        if self._extra_frames:
+        if self._extra_frames and spec.extra_frames == "named":
+            out["frames"] = {name: frame.to_dict() for name, frame in self._extra_frames}
+        elif self._extra_frames:
             out["extra_frames"] = [
                 list(item) if isinstance(item, tuple) else item for item in self._extra_frames
             ]
@@ -417,9 +618,9 @@ class Component:
         props = self.mass_properties
         return {
             "shape": self.shape,
-            "parameters": self.parameters(),
+            "parameters": _json_ready_parameters(self.spec, self.parameters()),
             "mass": self._mass,
-            "volume": self._volume,
+            "volume": self._results[0],
             "density": self._density,
             "material": self._material,
             "center_of_mass": props.center_of_mass.tolist(),
@@ -432,6 +633,25 @@ class Component:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items() if k != "shape")
         return f"{type(self).__name__}({args})"
+
+
+def _json_ready_parameters(spec: ShapeSpec, parameters: dict[str, Any]) -> dict[str, Any]:
+    """``parameters`` with each raw value (kind ``path``/``text``) that JSON cannot hold
+    written as text: a path as its text, a mesh object as ``"<trimesh.Trimesh: N triangles>"``
+    (a placeholder: the mesh itself is in no report)."""
+    out = dict(parameters)
+    for param in spec.params:
+        value = out.get(param.name)
+        if param.kind not in RAW_KINDS or value is None or isinstance(value, str | int | float):
+            continue
+        if isinstance(value, os.PathLike):
+            out[param.name] = os.fspath(value)
+            continue
+        kind = f"{type(value).__module__.partition('.')[0]}.{type(value).__name__}"
+        faces = getattr(value, "faces", None)
+        count = f": {len(faces)} triangles" if faces is not None else ""
+        out[param.name] = f"<{kind}{count}>"
+    return out
 
 
 def _readonly(array: np.ndarray) -> np.ndarray:

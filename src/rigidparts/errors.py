@@ -62,5 +62,24 @@ class ModelError(ParameterError):
 
 
 def _show(value: Any) -> str:
+    """The value as the user would write it, short: numpy scalars and arrays as plain numbers
+    and lists (never ``np.float64(1.0)``), an integer of more than 20 digits as ``1.2346e+400
+    (a 401-digit integer)``, anything longer than 80 characters cut in the middle with "..."
+    (the end of a long path is its file name: it stays)."""
+    if type(value).__module__ == "numpy":
+        if hasattr(value, "tolist"):  # a numpy scalar or array: the plain Python value
+            value = value.tolist()
+    if isinstance(value, int) and not isinstance(value, bool):
+        digits = str(abs(value)) if abs(value) < 10**4000 else None
+        if digits is None or len(digits) > 20:
+            return _long_integer(value, digits)
     text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return text if len(text) <= 80 else text[:30] + "..." + text[-47:]
+
+
+def _long_integer(value: int, digits: str | None) -> str:
+    if digits is None:  # too long to print at all: the number of bits says enough
+        return f"{'-' if value < 0 else ''}(an integer of {abs(value).bit_length()} bits)"
+    sign = "-" if value < 0 else ""
+    mantissa = f"{digits[0]}.{digits[1:5]}"
+    return f"{sign}{mantissa}e+{len(digits) - 1} (a {len(digits)}-digit integer)"

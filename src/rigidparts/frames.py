@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,7 @@ __all__ = [
     "body_frame",
     "cached_body_frame",
     "cross_section_rotation",
+    "named_frames",
     "normalized_axis",
 ]
 
@@ -185,3 +187,52 @@ def body_frame(
 #: and this is a third of a body's construction time. (``normalized_axis`` maps -0.0 to +0.0
 #: first, so equal keys such as -0.0 and 0.0 give bit-identical frames.)
 cached_body_frame = functools.lru_cache(maxsize=1024)(body_frame)
+
+
+def named_frames(value: Any, parameter: str = "frames") -> tuple[tuple[str, Frame], ...]:
+    """User-named frames, ``((name, Frame), ...)`` in the given order, from ``value``: None, or
+    a mapping ``name -> position`` or ``name -> {"position": ..., "rotation": ...}``, with
+    ``position`` three lengths in frame_a (m, or with units: ``("10 mm", 0, 0)``) and
+    ``rotation`` ``R_AF`` (a 3x3 proper rotation, rows; default identity). Names are
+    identifiers not starting with ``frame_`` (the body's own frames). ParameterError naming
+    ``frames.<name>`` otherwise."""
+    from collections.abc import Mapping
+
+    from .errors import ParameterError
+    from .transforms import as_rotation
+    from .units import to_si
+
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise ParameterError(
+            parameter,
+            value,
+            "must be a mapping of frame names to positions in frame_a, e.g. "
+            "{'mount': ('10 mm', 0, 0)} or {'tool': {'position': ..., 'rotation': ...}}",
+        )
+    out: list[tuple[str, Frame]] = []
+    for name, spec in value.items():
+        where = f"{parameter}.{name}"
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("frame_"):
+            raise ParameterError(
+                parameter, name, "frame names must be identifiers not starting with 'frame_'"
+            )
+        rotation: Any = None
+        if isinstance(spec, Mapping):
+            unknown = set(spec) - {"position", "rotation"}
+            if unknown or "position" not in spec:
+                raise ParameterError(
+                    where, spec, "must have a 'position' and optionally a 'rotation', nothing else"
+                )
+            position, rotation = spec["position"], spec.get("rotation")
+        else:
+            position = spec
+        if isinstance(position, str) or not hasattr(position, "__len__") or len(position) != 3:
+            raise ParameterError(f"{where}.position", position, "must be three lengths (x, y, z)")
+        xyz = [to_si(f"{where}.position[{i}]", v, "length") for i, v in enumerate(position)]
+        if not all(math.isfinite(v) for v in xyz):
+            raise ParameterError(f"{where}.position", position, "must be finite (m)")
+        r_af = np.eye(3) if rotation is None else as_rotation(rotation, f"{where}.rotation")
+        out.append((name, Frame(np.array(xyz), r_af)))
+    return tuple(out)

@@ -18,7 +18,10 @@ moments ``I_1 <= I_2 <= I_3`` must satisfy ``I_1 >= 0`` and ``I_1 + I_2 >= I_3``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+import operator
+import struct
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,8 +32,12 @@ from .errors import ParameterError
 __all__ = [
     "INERTIA_TOLERANCE",
     "MassProperties",
+    "canonical_inertia",
     "invalidity_report",
     "rotate_principal_inertia",
+    "rotate_with_products",
+    "rotation_layout",
+    "rotation_products",
 ]
 
 #: Relative tolerance (of the trace) for symmetry, positivity and the triangle inequality.
@@ -57,15 +64,72 @@ def rotate_principal_inertia(
 
     Written as ``sum_k i_k r_k r_k^T`` so that each diagonal entry is a sum of non-negative
     terms (no cancellation). Returns ``(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)``. Plain float arithmetic:
-    the batch path compiles this same function.
+    the batch path compiles this same function. It is :func:`rotate_with_products` of
+    :func:`rotation_products`, so a caller that rotates many tensors by one ``R`` computes the
+    products once and gets the same bits.
     """
-    ixx = i0 * (ax * ax) + i1 * (bx * bx) + i2 * (cx * cx)
-    iyy = i0 * (ay * ay) + i1 * (by * by) + i2 * (cy * cy)
-    izz = i0 * (az * az) + i1 * (bz * bz) + i2 * (cz * cz)
-    ixy = i0 * (ax * ay) + i1 * (bx * by) + i2 * (cx * cy)
-    ixz = i0 * (ax * az) + i1 * (bx * bz) + i2 * (cx * cz)
-    iyz = i0 * (ay * az) + i1 * (by * bz) + i2 * (cy * cz)
-    return ixx, iyy, izz, ixy, ixz, iyz
+    return rotate_with_products(
+        i0, i1, i2, *rotation_products(ax, ay, az, bx, by, bz, cx, cy, cz)
+    )
+
+
+def rotation_products(
+    ax: float,
+    ay: float,
+    az: float,
+    bx: float,
+    by: float,
+    bz: float,
+    cx: float,
+    cy: float,
+    cz: float,
+) -> tuple[float, ...]:
+    """The 18 products ``r_k[i] r_k[j]`` of the columns ``a, b, c`` of ``R`` that
+    :func:`rotate_with_products` weighs by the moments: per tensor entry xx, yy, zz, xy, xz, yz,
+    the products of a, b and c."""
+    return (
+        ax * ax, bx * bx, cx * cx,
+        ay * ay, by * by, cy * cy,
+        az * az, bz * bz, cz * cz,
+        ax * ay, bx * by, cx * cy,
+        ax * az, bx * bz, cx * cz,
+        ay * az, by * bz, cy * cz,
+    )  # fmt: skip
+
+
+def rotate_with_products(
+    i0: float,
+    i1: float,
+    i2: float,
+    xx_a: float,
+    xx_b: float,
+    xx_c: float,
+    yy_a: float,
+    yy_b: float,
+    yy_c: float,
+    zz_a: float,
+    zz_b: float,
+    zz_c: float,
+    xy_a: float,
+    xy_b: float,
+    xy_c: float,
+    xz_a: float,
+    xz_b: float,
+    xz_c: float,
+    yz_a: float,
+    yz_b: float,
+    yz_c: float,
+) -> tuple[float, float, float, float, float, float]:
+    """``(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)`` of ``sum_k i_k r_k r_k^T`` from the moments and
+    :func:`rotation_products` (``i0 * (ax * ax) + i1 * (bx * bx) + i2 * (cx * cx)``, ...)."""
+    return (
+        i0 * xx_a + i1 * xx_b + i2 * xx_c,
+        i0 * yy_a + i1 * yy_b + i2 * yy_c,
+        i0 * zz_a + i1 * zz_b + i2 * zz_c,
+        i0 * xy_a + i1 * xy_b + i2 * xy_c,
+        i0 * xz_a + i1 * xz_b + i2 * xz_c,
+        i0 * yz_a + i1 * yz_b + i2 * yz_c,
+    )
 
 
 def _rotation_matrix(rotation: Any, name: str = "rotation") -> np.ndarray:
@@ -108,6 +172,96 @@ def _skew_square(d: np.ndarray) -> np.ndarray:
             [-dx * dz, -dy * dz, dx * dx + dy * dy],
         ]
     )
+
+
+# Read-only arrays straight from packed floats: an ndarray over an immutable bytes object is
+# read-only by construction (no setflags call), the cheapest way numpy has to make one.
+_NDARRAY = np.ndarray  # called with positional arguments: numpy parses keywords slowly
+_FLOAT64 = np.float64
+_SHAPE_3 = (3,)
+_SHAPE_3X3 = (3, 3)
+_PACK_3 = struct.Struct("=3d").pack
+_PACK_9 = struct.Struct("=9d").pack
+
+
+class _Canonical(tuple):
+    """``(canonical moments, rows of R_AC^T)`` of a body whose principal moments and axes are
+    not asked for yet (:meth:`MassProperties.from_canonical`)."""
+
+    __slots__ = ()
+
+    def decomposition(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(moments ascending, axes as columns, det +1)``: :meth:`MassProperties.from_principal`'s
+        sort (stable, as ``argsort``) and handedness rule, on plain floats."""
+        moments, rows = self
+        order = sorted(range(3), key=moments.__getitem__)
+        axes = np.array([rows[3 * k : 3 * k + 3] for k in order]).T
+        if order not in ([0, 1, 2], [1, 2, 0], [2, 0, 1]):  # an odd permutation: det -1
+            axes[:, 2] = -axes[:, 2]
+        return (
+            _readonly(np.array([moments[k] for k in order], dtype=np.float64)),
+            _readonly(axes),
+        )
+
+
+def canonical_inertia(
+    canonical_moments: tuple[float, float, float],
+    products: tuple[float, ...],
+    layout: Callable[[tuple[float, ...]], tuple[float, ...]] | None = None,
+) -> np.ndarray:
+    """The read-only tensor ``I = R diag(I_xx, I_yy, I_zz) R^T`` (kg m^2) of a body's closed
+    forms, from its canonical moments and the :func:`rotation_products` of ``R_AC`` (and their
+    :func:`rotation_layout`, when there is one), after checking the moments (ParameterError
+    naming ``inertia`` with :func:`invalidity_report`'s reason). Plain floats and one small
+    array: the per-body hot path."""
+    i0, i1, i2 = canonical_moments
+    # Enough for the rule (each moment >= 0 and at most the sum of the other two, those sums
+    # as the rule forms them, addition being commutative); otherwise the rule decides.
+    if not (
+        i0 >= 0.0
+        and i1 >= 0.0
+        and i2 >= 0.0
+        and i0 + i1 >= i2
+        and i0 + i2 >= i1
+        and i1 + i2 >= i0
+    ):
+        report = _report(*sorted((float(i0), float(i1), float(i2))), INERTIA_TOLERANCE)
+        if report is not None:
+            raise ParameterError("inertia", canonical_moments, report)
+    if layout is not None and 0.0 < i0 < _INF and 0.0 < i1 < _INF and 0.0 < i2 < _INF:
+        entries = layout((i0, i1, i2, 0.0, -0.0))
+    else:
+        ixx, iyy, izz, ixy, ixz, iyz = rotate_with_products(i0, i1, i2, *products)
+        entries = (ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)
+    return _NDARRAY(_SHAPE_3X3, _FLOAT64, _PACK_9(*entries))
+
+
+_INF = float("inf")
+
+
+def rotation_layout(
+    products: tuple[float, ...],
+) -> Callable[[tuple[float, ...]], tuple[float, ...]] | None:
+    """For a frame whose :func:`rotation_products` are all 1.0 or signed zeros (``R_AC`` a
+    signed permutation: a body along +-x, +-y or +-z), the tensor :func:`rotate_with_products`
+    makes of positive finite moments, without arithmetic: ``layout((i0, i1, i2, 0.0, -0.0))``
+    gives its 9 entries (row by row). Each entry is ``(i0 p_a + i1 p_b) + i2 p_c``: with one
+    product 1.0 and two zeros, exactly that moment (``i + 0.0 = i`` for ``i > 0``); with three
+    zeros, the zero of their signs (``i * -0.0 = -0.0`` for ``i > 0``, and the sum of signed
+    zeros as IEEE adds them). None for any other frame (``tests/test_speed_paths.py`` checks
+    every signed permutation against the arithmetic)."""
+    picks = []
+    for a, b, c in zip(products[0::3], products[1::3], products[2::3], strict=True):
+        ones = [k for k, p in enumerate((a, b, c)) if p == 1.0]
+        if any(p != 0.0 and p != 1.0 for p in (a, b, c)) or len(ones) > 1:
+            return None
+        if ones:
+            picks.append(ones[0])
+        else:  # three signed zeros: their sum's sign, as the arithmetic would give it
+            zero = (a + b) + c
+            picks.append(4 if math.copysign(1.0, zero) < 0.0 else 3)
+    xx, yy, zz, xy, xz, yz = picks
+    return operator.itemgetter(xx, xy, xz, xy, yy, yz, xz, yz, zz)
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,27 +350,28 @@ class MassProperties:
         center_of_mass: tuple[float, float, float],
         canonical_moments: tuple[float, float, float],
         frame_rows: tuple[float, ...],
+        products: tuple[float, ...] | None = None,
+        inertia: np.ndarray | None = None,
     ) -> MassProperties:
         """:meth:`from_principal` for a body's closed forms, without numpy's per-call overhead
         (the per-body hot path): ``frame_rows`` are the 9 floats of the rows of ``R_AC^T``
         (``e``, ``h``, ``w``), orthonormal and right-handed by construction
         (:func:`rigidparts.frames.body_frame`), and ``canonical_moments`` the principal moments
-        along them. The same bits as :meth:`from_principal`; the moments are still checked."""
-        report = invalidity_report(canonical_moments)
-        if report is not None:
-            raise ParameterError("inertia", canonical_moments, report)
-        ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(*canonical_moments, *frame_rows)
-        tensor = np.array((ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)).reshape(3, 3)
-        order = sorted(range(3), key=canonical_moments.__getitem__)  # stable, as argsort
-        axes = np.array([frame_rows[3 * k : 3 * k + 3] for k in order]).T
-        if order not in ([0, 1, 2], [1, 2, 0], [2, 0, 1]):  # an odd permutation: det -1
-            axes[:, 2] = -axes[:, 2]
-        moments = np.array([canonical_moments[k] for k in order])
+        along them; ``products`` are their :func:`rotation_products` when the caller has them,
+        ``inertia`` the tensor :func:`canonical_inertia` made of them already. The same bits as
+        :meth:`from_principal`; the moments are checked. The sorted principal moments and axes
+        are made when first asked for."""
+        if inertia is None:
+            if products is None:
+                products = rotation_products(*frame_rows)
+            inertia = canonical_inertia(canonical_moments, products)
         value = object.__new__(cls)
-        object.__setattr__(value, "mass", float(mass))
-        object.__setattr__(value, "center_of_mass", _readonly(np.array(center_of_mass)))
-        object.__setattr__(value, "inertia", _readonly(tensor))
-        object.__setattr__(value, "_principal", (_readonly(moments), _readonly(axes)))
+        value.__dict__.update(
+            mass=float(mass),
+            center_of_mass=_NDARRAY(_SHAPE_3, _FLOAT64, _PACK_3(*center_of_mass)),
+            inertia=inertia,
+            _principal=_Canonical((canonical_moments, frame_rows)),
+        )
         return value
 
     @classmethod
@@ -238,7 +393,10 @@ class MassProperties:
         return self._decomposition()[1]
 
     def _decomposition(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._principal is None:
+        principal = self._principal
+        if type(principal) is _Canonical:
+            object.__setattr__(self, "_principal", principal.decomposition())
+        elif principal is None:
             moments, axes = np.linalg.eigh(self.inertia)
             if np.linalg.det(axes) < 0:
                 axes[:, 2] = -axes[:, 2]
@@ -279,7 +437,7 @@ class MassProperties:
     def _transformed(self, r: np.ndarray, t: np.ndarray) -> MassProperties:
         principal = None
         if self._principal is not None:
-            moments, axes = self._principal
+            moments, axes = self._decomposition()
             principal = (moments, _readonly(r @ axes))
         return MassProperties(
             self.mass, r @ self.center_of_mass + t, r @ self.inertia @ r.T, principal
@@ -358,6 +516,11 @@ def invalidity_report(
     with a margin to spare (engines that check it without tolerance).
     """
     i1, i2, i3 = sorted(float(moment) for moment in np.ravel(principal_moments))
+    return _report(i1, i2, i3, tolerance)
+
+
+def _report(i1: float, i2: float, i3: float, tolerance: float) -> str | None:
+    """:func:`invalidity_report` of moments already sorted (``i1 <= i2 <= i3``, floats)."""
     allowed = tolerance * abs(i1 + i2 + i3)
     if i1 < -allowed:
         return f"has a negative principal moment {i1!r} (not positive definite)"

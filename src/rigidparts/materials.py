@@ -22,14 +22,12 @@ with :func:`list_materials`, or read the read-only mapping :data:`MATERIALS` (ca
 
 from __future__ import annotations
 
-import difflib
 import functools
 import math
-import tomllib
+import os
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .errors import ParameterError
@@ -138,11 +136,10 @@ def _load() -> tuple[types.MappingProxyType[str, Material], types.MappingProxyTy
     Returns the table (canonical name -> Material) and the lookup index (normalized name or
     alias -> canonical name).
     """
-    resource = resources.files(_DATA_PACKAGE)
-    for part in _DATA_FILE:
-        resource = resource.joinpath(part)
+    import tomllib  # only when the table is first needed (start-up)
+
     try:
-        raw = tomllib.loads(resource.read_text(encoding="utf-8"))
+        raw = tomllib.loads(_data_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RuntimeError(
             f"rigidparts data file {'/'.join(_DATA_FILE)} cannot be read: {exc} "
@@ -167,6 +164,21 @@ def _load() -> tuple[types.MappingProxyType[str, Material], types.MappingProxyTy
     if not table:
         raise _bad("*", "is missing: the table is empty")
     return types.MappingProxyType(table), types.MappingProxyType(index)
+
+
+def _data_text() -> str:
+    """The data file's text: read beside this module (the common, installed case), else
+    through :mod:`importlib.resources` (a zipped package)."""
+    path = os.path.join(os.path.dirname(__file__), *_DATA_FILE)
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    from importlib import resources
+
+    resource = resources.files(_DATA_PACKAGE)
+    for part in _DATA_FILE:
+        resource = resource.joinpath(part)
+    return resource.read_text(encoding="utf-8")
 
 
 def __getattr__(attr: str) -> Any:
@@ -215,6 +227,8 @@ def _suggest(name: str, table: Mapping[str, Material]) -> str:
     for material in table.values():
         for label in (material.name, *material.aliases):
             labels.setdefault(_normalize(label), (label, material.name))
+    import difflib  # only for a misspelt name
+
     close = difflib.get_close_matches(_normalize(name), list(labels), n=len(labels), cutoff=0.6)
     shown: list[str] = []
     seen: set[str] = set()

@@ -85,9 +85,13 @@ MESH_FORMATS: Mapping[str, str] = {
 FLOAT32_FORMATS = (".stl", ".glb", ".ply")
 
 
-def export_mesh(mesh: trimesh.Trimesh, path: Any) -> Path:
+def export_mesh(mesh: trimesh.Trimesh, path: Any, *, force: bool | None = None) -> Path:
     """Write ``mesh`` to ``path`` atomically, in the format of its suffix
     (:data:`MESH_FORMATS`); :class:`ParameterError` for another suffix. Returns the path.
+
+    Through :func:`rigidparts.fileio.atomic_path`: a symlink is written through, an existing
+    file keeps its permissions, a missing folder is created, a read-only file is refused
+    (:class:`PermissionError`) unless ``force``, and an :class:`OSError` names ``path``.
 
     OBJ coordinates are written with 17 significant digits (trimesh writes a fixed number of
     decimals, 8 by default, which would round a millimetre-sized body to 1e-8 m)."""
@@ -105,7 +109,7 @@ def export_mesh(mesh: trimesh.Trimesh, path: Any) -> Path:
     if suffix == ".obj":
         largest = float(np.max(np.abs(mesh.vertices))) or 1.0
         options["digits"] = int(min(60, max(8, 17 - math.floor(math.log10(largest)))))
-    with atomic_path(target) as tmp:
+    with atomic_path(target, force=force) as tmp:
         mesh.export(tmp, file_type=suffix.lstrip("."), **options)
     return target
 

@@ -65,8 +65,7 @@ from ..errors import ParameterError
 from ..shapes import SHAPES, ShapeSpec
 from . import _pool
 from .arguments import broadcast_rows, is_dask, parse, row_count
-from .evaluate import ENGINE, evaluate, resolve_engine
-from .evaluate import _numba as _numba  # the compiled engine's module, or None
+from .evaluate import ENGINE, compiled_engine, evaluate, resolve_engine
 from .result import BatchMassProperties
 
 __all__ = [
@@ -198,6 +197,8 @@ del _name, _shape
 
 
 def __getattr__(name: str) -> Any:
+    if name == "_numba":  # the compiled engine's module (imports numba), or None
+        return compiled_engine()
     spec = SHAPES.get(name)
     if spec is not None and spec.tier != 1:
         raise AttributeError(f"rigidparts.batch has no {name!r}: shape {name!r} {_NO_BATCH}")

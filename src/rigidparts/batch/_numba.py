@@ -49,12 +49,14 @@ import hashlib
 import inspect
 import marshal
 import math
+import sys
 import threading
 import types as pytypes
 from collections.abc import Callable
 from typing import Any
 
 import numba
+import numba.core.event
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -218,7 +220,8 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
     closed_form = closed_form_function
     body_frame = frames.body_frame
     results_representable = _spec.results_representable
-    rotate_principal_inertia = inertia.rotate_principal_inertia
+    rotation_products = inertia.rotation_products
+    rotate_with_products = inertia.rotate_with_products
     arity = len(spec.params)
     width = arity + 1  # the dimensions, then the density
     density_code = spec.common_code("density")
@@ -227,6 +230,7 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
     unrepresentable_code = spec.common_code("unrepresentable")
     columns = _columns(width)  # a row's dimensions and density
     dimensions = _columns(arity)
+    products_of = _columns(18)  # a row's rotation products
     chunk = CHUNK
     nan = math.nan
     inf = math.inf
@@ -241,16 +245,21 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
         x = np.empty((width, chunk))  # gathered dimensions, then the density
         g = np.empty(chunk)  # the given density or mass
         unit = np.empty(chunk)  # volume (the closed form at unit density), mass path
-        z = np.empty((15, chunk))  # volume, mass, com (3), Ixx Iyy Izz Ixy Ixz Iyz, I_C (3), rho
-        f = np.empty((9, chunk))  # e, h, w per row
+        # volume, mass, com (3), Ixx Iyy Izz Ixy Ixz Iyz, I_C (3), rho, com_x
+        z = np.empty((16, chunk))
+        f = np.empty((3, chunk))  # e per row (rows with axes of their own)
+        p = np.empty((18, chunk))  # the rotation products of R_AC per row (rotation_products)
         codes = np.empty(chunk, np.int64)
         flat_com = out_com.reshape(-1)
         flat_inertia = out_inertia.reshape(-1)
         flat_moments = out_moments.reshape(-1)
         flat_frame = out_frame.reshape(-1)
-        if not per_row_frame:  # one frame for all rows: fill the scratch once
-            for k in range(9):
-                f[k, :] = frame[k // 3, k % 3]
+        # One frame for all rows: its axis and rotation products, once (hoisted).
+        e0, e1, e2 = frame[0, 0], frame[0, 1], frame[0, 2]
+        shared = rotation_products(
+            e0, e1, e2, frame[1, 0], frame[1, 1], frame[1, 2], frame[2, 0], frame[2, 1],
+            frame[2, 2],
+        )  # fmt: skip
         constant_source = source.strides[0] == 0
         if constant_source:  # a scalar density or mass, broadcast: fill once as well
             g[:] = source[0]
@@ -294,11 +303,25 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                     if code:
                         code += first_frame_code - 1
                     f[0, j], f[1, j], f[2, j] = ex, ey, ez
-                    f[3, j], f[4, j], f[5, j] = h0, h1, h2
-                    f[6, j], f[7, j], f[8, j] = w0, w1, w2
+                    row = rotation_products(ex, ey, ez, h0, h1, h2, w0, w1, w2)
+                    for k in range(18):
+                        p[k, j] = row[k]
                     if codes[j] == 0:
                         codes[j] = code
+                    t = 9 * i  # R_AC^T's rows as they are (the result keeps R_AC)
+                    _put(flat_frame, t, ex, streaming)
+                    _put(flat_frame, t + 1, ey, streaming)
+                    _put(flat_frame, t + 2, ez, streaming)
+                    _put(flat_frame, t + 3, h0, streaming)
+                    _put(flat_frame, t + 4, h1, streaming)
+                    _put(flat_frame, t + 5, h2, streaming)
+                    _put(flat_frame, t + 6, w0, streaming)
+                    _put(flat_frame, t + 7, w1, streaming)
+                    _put(flat_frame, t + 8, w2, streaming)
             # Branch-free, so that LLVM vectorises it: invalid rows are computed too, then NaN.
+            # The frame's axis and rotation products are loop invariants here (a loop that
+            # loads them per row does not vectorise: 5x slower); rows with axes of their own
+            # get their centre of mass and tensor in the loop after this one.
             for j in range(m):
                 v, mass, com_x, i0, i1, i2 = closed_form(*columns(x, j))
                 rho = x[arity, j]
@@ -309,17 +332,15 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                 if code == 0 and not representable:
                     code = unrepresentable_code
                 codes[j] = code
-                ex, ey, ez = f[0, j], f[1, j], f[2, j]
-                ixx, iyy, izz, ixy, ixz, iyz = rotate_principal_inertia(
-                    i0, i1, i2, ex, ey, ez, f[3, j], f[4, j], f[5, j], f[6, j], f[7, j], f[8, j]
-                )
+                # rotate_principal_inertia with the frame's products hoisted (the same bits)
+                ixx, iyy, izz, ixy, ixz, iyz = rotate_with_products(i0, i1, i2, *shared)
                 bad = code != 0
                 z[0, j] = nan if bad else v
                 z[1, j] = nan if bad else mass
                 # As Component.center_of_mass: com_x e_axis, + 0.0 turns -0.0 into +0.0.
-                z[2, j] = nan if bad else com_x * ex + 0.0
-                z[3, j] = nan if bad else com_x * ey + 0.0
-                z[4, j] = nan if bad else com_x * ez + 0.0
+                z[2, j] = nan if bad else com_x * e0 + 0.0
+                z[3, j] = nan if bad else com_x * e1 + 0.0
+                z[4, j] = nan if bad else com_x * e2 + 0.0
                 z[5, j] = nan if bad else ixx
                 z[6, j] = nan if bad else iyy
                 z[7, j] = nan if bad else izz
@@ -330,6 +351,23 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                 z[12, j] = nan if bad else i1
                 z[13, j] = nan if bad else i2
                 z[14, j] = nan if bad else rho
+                z[15, j] = com_x
+            if per_row_frame:  # the same two results, with each row's own frame
+                for j in range(m):
+                    bad = codes[j] != 0
+                    com_x = z[15, j]
+                    ixx, iyy, izz, ixy, ixz, iyz = rotate_with_products(
+                        z[11, j], z[12, j], z[13, j], *products_of(p, j)
+                    )
+                    z[2, j] = nan if bad else com_x * f[0, j] + 0.0
+                    z[3, j] = nan if bad else com_x * f[1, j] + 0.0
+                    z[4, j] = nan if bad else com_x * f[2, j] + 0.0
+                    z[5, j] = nan if bad else ixx
+                    z[6, j] = nan if bad else iyy
+                    z[7, j] = nan if bad else izz
+                    z[8, j] = nan if bad else ixy
+                    z[9, j] = nan if bad else ixz
+                    z[10, j] = nan if bad else iyz
             # One loop per output: each writes one contiguous run per chunk, so the
             # non-temporal stores fill whole write-combining lines (interleaving five outputs
             # row by row costs a third more at N = 1e6).
@@ -337,14 +375,13 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                 _put(out_volume, start + j, z[0, j], streaming)
             for j in range(m):
                 _put(out_mass, start + j, z[1, j], streaming)
-            c = 3 * start
             for j in range(m):
+                c = 3 * (start + j)  # an index per row, not a running one: LLVM vectorises it
                 _put(flat_com, c, z[2, j], streaming)
                 _put(flat_com, c + 1, z[3, j], streaming)
                 _put(flat_com, c + 2, z[4, j], streaming)
-                c += 3
-            t = 9 * start
             for j in range(m):
+                t = 9 * (start + j)
                 _put(flat_inertia, t, z[5, j], streaming)
                 _put(flat_inertia, t + 1, z[8, j], streaming)
                 _put(flat_inertia, t + 2, z[9, j], streaming)
@@ -354,24 +391,17 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                 _put(flat_inertia, t + 6, z[9, j], streaming)
                 _put(flat_inertia, t + 7, z[10, j], streaming)
                 _put(flat_inertia, t + 8, z[7, j], streaming)
-                t += 9
-            c = 3 * start
             for j in range(m):
+                c = 3 * (start + j)
                 _put(flat_moments, c, z[11, j], streaming)
                 _put(flat_moments, c + 1, z[12, j], streaming)
                 _put(flat_moments, c + 2, z[13, j], streaming)
-                c += 3
             for j in range(m):
                 out_code[start + j] = codes[j]
                 invalid += codes[j] != 0
             if by_mass:
                 for j in range(m):
                     _put(out_density, start + j, z[14, j], streaming)
-            if per_row_frame:
-                for j in range(m):
-                    t = 9 * (start + j)
-                    for k in range(9):
-                        _put(flat_frame, t + k, f[k, j], streaming)
         if streaming:
             _store_fence()  # make the non-temporal stores visible before returning
         return invalid
@@ -395,13 +425,49 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
         types.float64[:, :, ::1], types.float64[:, ::1], types.float64[:, :, ::1],
         types.uint8[::1], types.int64, types.int64, types.boolean,
     )  # fmt: skip
-    use_cache = registered if cache is None else cache
-    if use_cache:
+    dispatcher = None
+    if registered if cache is None else cache:
         try:
-            return numba.njit(signature, cache=True, **_JIT)(kernel)
+            dispatcher = numba.njit(cache=True, **_JIT)(kernel)
         except RuntimeError:  # no writable cache directory anywhere: compile in memory
             pass
-    return numba.njit(signature, cache=False, **_JIT)(kernel)
+    if dispatcher is None:
+        dispatcher = numba.njit(cache=False, **_JIT)(kernel)
+    # As numba.njit(signature) does (compile now, then no other signature), with a word on a
+    # terminal when this is a compilation and not a load from the disk cache.
+    with numba.core.event.install_listener("numba:compile", _CompileNotice(dispatcher, spec)):
+        dispatcher.compile(signature)
+    dispatcher.disable_compile()
+    return dispatcher
+
+
+class _CompileNotice(numba.core.event.Listener):
+    """Says once, on stderr when it is a terminal, that a shape's kernel is being compiled
+    (the first batch call of a shape after installing or editing rigidparts waits for it)."""
+
+    def __init__(self, dispatcher: Any, spec: ShapeSpec) -> None:
+        self.dispatcher = dispatcher
+        self.spec = spec
+
+    def on_start(self, event: Any) -> None:
+        if event.data.get("dispatcher") is not self.dispatcher or not _terminal():
+            return
+        print(
+            f"rigidparts.batch: compiling the kernel of shape {self.spec.name!r} for its first "
+            "use (once: it is kept in numba's cache; 10-30 s) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def on_end(self, event: Any) -> None:
+        pass
+
+
+def _terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
 
 
 #: spec -> its compiled kernel (compiled, or loaded from the disk cache, on first use).

@@ -8,6 +8,8 @@ the compiled kernel (:mod:`._numba`) or the numpy engine (:mod:`._numpy`) on the
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -20,15 +22,25 @@ from . import _pool
 from .arguments import rows_view
 from .result import BatchMassProperties, readonly
 
-try:  # numba is optional: without it, the numpy engine
-    from . import _numba
-except ImportError:
-    _numba: ModuleType | None = None  # type: ignore[no-redef]
-
-__all__ = ["ENGINE", "evaluate", "resolve_engine", "shared_frame"]
+__all__ = ["ENGINE", "compiled_engine", "evaluate", "resolve_engine", "shared_frame"]
 
 #: The engine ``engine="auto"`` uses: ``"numba"`` when numba is installed, else ``"numpy"``.
-ENGINE: str = "numba" if _numba is not None else "numpy"
+#: (Found without importing numba: it loads on the first batch call, not at import.)
+ENGINE: str = "numba" if importlib.util.find_spec("numba") is not None else "numpy"
+
+_compiled: list[ModuleType | None] = []
+
+
+def compiled_engine() -> ModuleType | None:
+    """The compiled engine's module (:mod:`._numba`; numba is imported on the first call), or
+    None when numba is not installed or cannot be imported."""
+    if not _compiled:
+        try:  # (import_module: the package's __getattr__ serves ``batch._numba`` from here)
+            module: ModuleType | None = importlib.import_module(f"{__package__}._numba")
+        except ImportError:
+            module = None
+        _compiled.append(module)
+    return _compiled[0]
 
 #: Rows e, h, w of the frame of a shape without an axis: C is frame_a.
 _IDENTITY = readonly(np.eye(3))
@@ -39,11 +51,15 @@ _NO_TURN = readonly(np.zeros(1, dtype=np.bool_))
 def resolve_engine(engine: str) -> str:
     """``"numba"`` or ``"numpy"`` for ``engine`` (``"auto"``: :data:`ENGINE`); ImportError
     when numba is asked for and missing."""
-    if engine == "numba" and _numba is None:
+    if engine == "numpy" or (engine == "auto" and ENGINE == "numpy"):
+        return "numpy"
+    if compiled_engine() is None:
+        if engine == "auto":  # installed but broken: the numpy engine gives the same bits
+            return "numpy"
         raise ImportError(
             "rigidparts.batch engine='numba' needs numba: pip install 'rigidparts[batch]'"
         )
-    return ENGINE if engine == "auto" else engine
+    return "numba"
 
 
 def evaluate(
@@ -54,9 +70,11 @@ def evaluate(
     by_mass: bool,
     explicit_height: bool,
     threads: bool = True,
+    pooled: bool = True,
 ) -> tuple[BatchMassProperties, int]:
     """Evaluate N rows (numpy arrays of the final shapes, by name): ``(result, invalid row
-    count)``. ``engine`` is ``"numba"`` or ``"numpy"``."""
+    count)``. ``engine`` is ``"numba"`` or ``"numpy"``; ``pooled=False`` takes the outputs from
+    ``numpy.empty`` rather than the buffer pool (dask chunks: freed with the chunk)."""
     source = rows["mass" if by_mass else "density"]
     n = source.shape[0]
     # Arguments the shape does not take: the rule's zeros (stride 0, no copy).
@@ -80,14 +98,15 @@ def evaluate(
             spec, axis[0], height[0], bool(rotate90[0]), explicit_height
         )
 
-    volume = _pool.empty((n,))
-    mass = _pool.empty((n,))
-    center_of_mass = _pool.empty((n, 3))
-    inertia = _pool.empty((n, 3, 3))
-    moments = _pool.empty((n, 3))
-    error_codes = _pool.empty((n,), np.uint8)
-    density = _pool.empty((n,)) if by_mass else np.empty(0)
-    frames = np.empty((0, 3, 3)) if shared else _pool.empty((n, 3, 3))
+    empty = _pool.empty if pooled else np.empty
+    volume = empty((n,))
+    mass = empty((n,))
+    center_of_mass = empty((n, 3))
+    inertia = empty((n, 3, 3))
+    moments = empty((n, 3))
+    error_codes = empty((n,), np.uint8)
+    density = empty((n,)) if by_mass else np.empty(0)
+    frames = np.empty((0, 3, 3)) if shared else empty((n, 3, 3))
     inputs = (
         tuple(rows[name] for name in spec.parameter_names),
         source,
@@ -104,8 +123,9 @@ def evaluate(
     invalid = 0
     if n:
         if engine == "numba":
-            assert _numba is not None
-            invalid = _numba.run(spec, inputs, outputs, threads=threads)
+            compiled = compiled_engine()
+            assert compiled is not None
+            invalid = compiled.run(spec, inputs, outputs, threads=threads)
         else:
             from . import _numpy
 

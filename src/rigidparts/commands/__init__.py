@@ -1,8 +1,10 @@
 """The ``rigidparts`` command line: one module per command, thin over the library.
 
 - ``rigidparts SHAPE [options] [--json]`` (:mod:`.body`): one command per shape of the registry
-  (:data:`rigidparts.shapes.SHAPES`), its options read from the shape's specification
-  (:mod:`._options`): a body's mass properties and frames;
+  (:data:`rigidparts.shapes.SHAPES`), named by the specification's ``command`` (``meshbody``
+  for the shape ``mesh``, whose name the ``mesh`` command holds), its options read from the
+  shape's specification (:mod:`._options`: a parameter of kind ``path`` is a positional
+  argument, ``rigidparts meshbody FILE --units mm``): a body's mass properties and frames;
 - ``rigidparts materials`` (:mod:`.materials`): the material table;
 - ``rigidparts export`` / ``simulate`` (:mod:`.export`, :mod:`.simulate`): model files;
 - ``rigidparts mesh`` / ``view`` (:mod:`.mesh`, :mod:`.view`): meshes and pictures.
@@ -11,18 +13,33 @@ Each command module has ``register(subparsers)`` and a ``run(args) -> int`` hand
 nothing heavy at module level: matplotlib, trimesh, mujoco, numba, scipy and pint load in the
 handlers that need them, so ``rigidparts SHAPE --json`` starts fast.
 
-Bad input: one line ``error: ...`` on stderr and exit status 2, never a traceback.
+Bad input: one line ``error: ...`` on stderr and exit status 2, never a traceback; a missing
+extra (trimesh, matplotlib, mujoco) is one line naming what to install; Ctrl-C is one line and
+exit status 130, SIGTERM one line and 143 (temporary files removed on both).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import signal
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..errors import ParameterError
+from ..fileio import (
+    Terminated,
+    clear_interrupt,
+    forcing,
+    interrupted,
+    note_interrupt,
+    stop_if_interrupted,
+    terminate_as_exception,
+)
 from ..shapes import SHAPES
 from . import body, export, materials, mesh, simulate, view
 from ._options import Parser, UsageError, body_from_args, format_table
@@ -52,27 +69,36 @@ COMMANDS = {
 
 
 def _examples() -> str:
-    """Example command lines; the shape ones use the first shapes' own options."""
-    specs = list(SHAPES.values())
-    lines = [f"  rigidparts {spec.name}" for spec in specs[:1]]
+    """Example command lines; the shape ones use the first shapes' own options (shapes that
+    need a file are shown with one)."""
+    specs = [s for s in SHAPES.values() if all(p.default is not None for p in s.params)]
+    lines = [f"  rigidparts {spec.command}" for spec in specs[:1]]
     for spec in specs[:1]:
         length = next((p.name for p in spec.params if p.kind == "length"), None)
         option = f"--{length.replace('_', '-')} '250 mm' " if length else ""
-        lines.append(f"  rigidparts {spec.name} {option}--material aluminium --json")
+        lines.append(f"  rigidparts {spec.command} {option}--material aluminium --json")
     for spec in specs[1:2]:
         axis = " --axis 0,0,1" if spec.axis else ""
-        lines.append(f"  rigidparts {spec.name} --mass '2.5 kg'{axis}")
+        lines.append(f"  rigidparts {spec.command} --mass '2.5 kg'{axis}")
+    for spec in [s for s in SHAPES.values() if any(p.kind == "path" for p in s.params)][:1]:
+        # a text parameter beside a file is the unit of its coordinates
+        text = "".join(f" --{p.name.replace('_', '-')} mm" for p in spec.params if p.kind == "text")
+        lines.append(f"  rigidparts {spec.command} part.stl{text} --json")
     lines += [
         "  rigidparts materials",
         "  rigidparts simulate examples/pendulum.toml",
         "  rigidparts export examples/pendulum.toml -o pendulum.urdf",
     ]
-    lines += [f"  rigidparts view {spec.name} -o {spec.name}.png" for spec in specs[-1:]]
+    lines += [f"  rigidparts view {spec.command} -o {spec.name}.png" for spec in specs[-1:]]
     return "Examples:\n" + "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser: one command per shape, then :data:`COMMANDS`."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser: one command per shape, then :data:`COMMANDS`; with ``only``
+    naming one of them, that command alone (start-up: argparse builds every option of every
+    command it is given)."""
+    if only not in COMMANDS and only not in {spec.command for spec in SHAPES.values()}:
+        only = None
     parser = Parser(
         prog="rigidparts",
         description=textwrap.fill(
@@ -85,18 +111,29 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_examples() + "\n\nRun 'rigidparts COMMAND --help' for a command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"rigidparts {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    body.register(sub, reserved=COMMANDS)
-    for module in COMMANDS.values():
-        module.register(sub)
+    body.register(sub, reserved=COMMANDS, only=only)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            module.register(sub)
     return parser
 
 
-_NEGATIVE_VALUE = re.compile(r"^-\.?\d")
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+#: A value that starts with a minus sign: a number (``-1``, ``-.5``, ``-1,0,0``) or
+#: ``-inf`` / ``-nan`` / ``-infinity`` (refused or accepted by the library, not by argparse).
+_NEGATIVE_VALUE = re.compile(r"^-(\.?\d|inf(inity)?\b|nan\b)", re.IGNORECASE)
 
 
 def _attach_negative_values(argv: Sequence[str]) -> list[str]:
-    """``--axis -1,0,0`` -> ``--axis=-1,0,0``: argparse would read ``-1,0,0`` as an option."""
+    """``--axis -1,0,0`` -> ``--axis=-1,0,0``, ``--length -inf`` -> ``--length=-inf``:
+    argparse would read a value starting with ``-`` as an option."""
     out: list[str] = []
     for token in argv:
         if out and _NEGATIVE_VALUE.match(token) and out[-1].startswith("--") and "=" not in out[-1]:
@@ -110,24 +147,125 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: runs the command of ``argv`` (default ``sys.argv[1:]``); returns the exit
     status (0 ok, 2 bad input or usage, 130 interrupted). Bad input prints one ``error:`` line
     on stderr, never a traceback."""
-    parser = build_parser()
-    argv = _attach_negative_values(sys.argv[1:] if argv is None else argv)
+    clear_interrupt()
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return EXIT_USAGE
-        handler: Callable[[argparse.Namespace], int] = args.handler
-        return handler(args)
+        with _signals_noted(), terminate_as_exception():
+            argv = _attach_negative_values(sys.argv[1:] if argv is None else argv)
+            parser = build_parser(only=argv[0] if argv else None)
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                return EXIT_USAGE
+            handler: Callable[[argparse.Namespace], int] = args.handler
+            with forcing(bool(getattr(args, "force", False))):
+                status = handler(args)
+        stop_if_interrupted()  # a signal that a library swallowed: never report success
+        return status
     except (UsageError, ParameterError) as exc:
         _error(str(exc))
         return EXIT_USAGE
     except OSError as exc:
         _error(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
         return EXIT_USAGE
+    except ImportError as exc:  # a missing extra (the library's message names it)
+        _error(_missing_extra(exc))
+        return EXIT_USAGE
     except KeyboardInterrupt:
         _error("interrupted")
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated as exc:
+        _error("terminated")
+        return int(exc.code or 143)
+
+
+def _importing(frame: Any) -> bool:
+    """Whether ``frame`` runs inside an import (a module half imported stays broken, and some
+    libraries catch ``BaseException`` around their imports)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    """Ctrl-C or SIGTERM: recorded, then :class:`KeyboardInterrupt` or
+    :class:`~rigidparts.fileio.Terminated`, once no import is under way (until then it is
+    retried every 20 ms)."""
+    note_interrupt(signum)
+    if _importing(frame):
+        signal.setitimer(signal.ITIMER_REAL, 0.02)
+        return
+    stop_if_interrupted()
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    pending = interrupted()
+    if pending is not None:
+        _on_signal(pending, frame)
+
+
+@contextlib.contextmanager
+def _signals_noted() -> Iterator[None]:
+    """Ctrl-C and SIGTERM are recorded (:func:`rigidparts.fileio.note_interrupt`) as well as
+    raised (after any import under way), so that one swallowed by a library still stops the
+    command and commits no file; only where the default handling is in place (an ignored
+    SIGINT stays ignored) and in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    defaults = {
+        signal.SIGINT: signal.default_int_handler,
+        signal.SIGTERM: signal.SIG_DFL,
+        signal.SIGALRM: signal.SIG_DFL,
+    }
+    previous = {signum: signal.getsignal(signum) for signum in defaults}
+    if previous[signal.SIGALRM] is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        if previous[signum] is defaults[signum]:
+            signal.signal(signum, _on_signal)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            if signum != signal.SIGALRM:
+                signal.signal(signum, handler)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous[signal.SIGALRM])
+
+
+#: Exit status on Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+
+#: The extra that brings each optional module.
+_EXTRAS = {
+    "trimesh": "mesh",
+    "shapely": "mesh",
+    "mapbox_earcut": "mesh",
+    "matplotlib": "viz",
+    "imageio": "viz",
+    "imageio_ffmpeg": "viz",
+    "tqdm": "viz",
+    "mujoco": "sim",
+    "numba": "batch",
+    "dask": "batch",
+}
+
+
+def _missing_extra(exc: ImportError) -> str:
+    """One line for a missing optional module: the library's own message when it names the
+    extra, else the extra that brings the module."""
+    message = str(exc)
+    if "pip install" in message:
+        return message
+    module = (exc.name or "").partition(".")[0]
+    extra = _EXTRAS.get(module)
+    if extra is None:
+        return f"{message} (a module rigidparts needs is missing: reinstall rigidparts)"
+    return f"this needs {module}: pip install 'rigidparts[{extra}]' ({message})"
 
 
 def _error(message: str) -> None:

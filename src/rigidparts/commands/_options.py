@@ -3,9 +3,16 @@ the body they describe, and the human-readable table of a body.
 
 Every body option comes from the registry (:data:`rigidparts.shapes.SHAPES`): one option per
 :class:`~rigidparts.shapes.Param` (``--inner-radius-a``, dest = the keyword, default = the
-specification's default), ``--axis`` when the shape has an axis, ``--rotate90`` and
+specification's default), except that a parameter of kind ``path`` is a positional argument
+(``rigidparts meshbody FILE``); ``--axis`` when the shape has an axis, ``--rotate90`` and
 ``--height-direction`` when it has a cross-section, ``--material`` / ``--density`` / ``--mass``,
-and ``--extra-frame`` when it takes extra frames. No shape is named here.
+``--extra-frame`` when it takes axial or radial extra frames and ``--frame NAME=X,Y,Z``
+(repeatable) when it takes named frames. No shape is named here.
+
+The report's units (:func:`add_units_option`) are ``--report-units`` on every command, also
+spelt ``--units`` wherever no option of the shape's own takes that name: a shape's parameter
+(a mesh body's ``units``, the length unit of its file) keeps its own option name, and the
+report's option gives way, by name, not by shape.
 
 Only argparse, the standard library and the core's light modules are imported at module level;
 values keep their text (``"250 mm"``) and the library converts and checks them.
@@ -26,14 +33,18 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_body_options",
+    "add_output_options",
+    "add_units_option",
     "body_epilog",
     "body_from_args",
-    "check_folder",
+    "check_output",
     "check_suffix",
     "format_table",
+    "named_frame",
     "radial_frame",
     "sections",
     "vector3",
+    "warn_large_coordinates",
 ]
 
 
@@ -50,8 +61,8 @@ class Parser(argparse.ArgumentParser):
 
 
 #: The SI unit of each kind of dimension, as printed in helps and tables ("" for none).
-UNITS = {"length": "m", "angle": "rad", "count": "", "path": ""}
-_METAVARS = {"length": "LEN", "angle": "ANGLE", "count": "N", "path": "PATH"}
+UNITS = {"length": "m", "angle": "rad", "count": "", "path": "", "text": ""}
+_METAVARS = {"length": "LEN", "angle": "ANGLE", "count": "N", "path": "FILE", "text": "TEXT"}
 _UNIT_EXAMPLES = {"length": "'250 mm'", "angle": "'30 deg'"}
 
 
@@ -75,6 +86,19 @@ def radial_frame(text: str) -> tuple[str, str]:
             f"expected RADIUS,ANGLE such as 0.2,30deg or '0.2 m, 30 deg', got {text!r}"
         )
     return radius.strip(), angle.strip()
+
+
+def named_frame(text: str) -> tuple[str, list[str]]:
+    """``--frame NAME=X,Y,Z`` -> ``(name, [x, y, z])`` texts (units allowed in each, as
+    ``mount=10mm,0,-5mm`` or ``'mount=10 mm, 0, -5 mm'``; converted and checked by the
+    library)."""
+    name, equals, position = text.partition("=")
+    parts = [p.strip() for p in position.split(",")]
+    if not equals or not name.strip() or len(parts) != 3 or not all(parts):
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=X,Y,Z such as mount=0.1,0,0.02 or 'mount=10 mm,0,5 mm', got {text!r}"
+        )
+    return name.strip(), parts
 
 
 def count(text: str) -> int:
@@ -106,11 +130,78 @@ def sections(text: str) -> int:
 # -- checks before anything is computed or written -----------------------------------------------
 
 
-def check_folder(path: str, option: str) -> None:
-    """:class:`UsageError` unless the folder that is to hold ``path`` exists."""
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+def check_output(
+    path: str, option: str, *, force: bool = False, folder_too: str | None = None
+) -> str:
+    """Check before any work that ``path`` (given as ``option``) can be written
+    (:func:`rigidparts.fileio.check_output`: not a folder, not read-only unless ``force``, its
+    folder exists or can be made); :class:`UsageError` naming the option and the path.
+    Returns ``path``."""
+    from ..fileio import check_output as check
+
+    try:
+        check(path, force=force, folder_too=folder_too)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """``--force``: replace read-only output files (a command's outputs are checked before
+    any work, written atomically, keep an existing file's permissions)."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace read-only output files (otherwise refused before any work)",
+    )
+
+
+def report_units(text: str) -> Any:
+    """``--units``: a length and/or a mass unit (``mm,g``, ``"mm kg"``, ``in,lb``)."""
+    from ..errors import ParameterError
+    from ..report import parse_units
+
+    try:
+        return parse_units(text)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(exc.rule) from None
+
+
+#: The report's units option, and the short name it also takes where that is free.
+REPORT_UNITS_OPTION = "--report-units"
+REPORT_UNITS_ALIAS = "--units"
+
+REPORT_UNITS_HELP = (
+    "report lengths and masses in these units, e.g. mm,g or 'mm kg' or in,lb (volume, "
+    "density and inertia follow: mm^3, g/mm^3, g mm^2); default SI (m, kg)"
+)
+
+
+def _option_name(param: Param) -> str:
+    return "--" + param.name.replace("_", "-")
+
+
+def report_units_flags(spec: ShapeSpec | None = None) -> list[str]:
+    """The option strings of the report's units: ``--report-units``, and ``--units`` unless a
+    parameter of ``spec`` takes that name (module docstring)."""
+    taken = {_option_name(p) for p in spec.params} if spec is not None else set()
+    flags = [REPORT_UNITS_OPTION]
+    if REPORT_UNITS_ALIAS not in taken:
+        flags.append(REPORT_UNITS_ALIAS)
+    return flags
+
+
+def add_units_option(parser: Any, spec: ShapeSpec | None = None, help: str | None = None) -> None:
+    """The report's units (:func:`rigidparts.report.parse_units`), dest ``report_units``:
+    ``--report-units``, also ``--units`` where the body of ``spec`` leaves that name free."""
+    parser.add_argument(
+        *report_units_flags(spec),
+        dest="report_units",
+        type=report_units,
+        default=None,
+        metavar="UNITS",
+        help=help or REPORT_UNITS_HELP,
+    )
 
 
 def check_suffix(path: str, suffixes: Any, what: str) -> None:
@@ -167,6 +258,8 @@ def _show_default(value: Any, kind: str) -> str:
 
 
 def _dimension_help(param: Param) -> str:
+    if param.default is None and param.kind == "path":  # a required argument has no default
+        return param.help.replace("%", "%%")
     return f"{param.help}; default {_show_default(param.default, param.kind)}".replace("%", "%%")
 
 
@@ -181,8 +274,17 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
         title += f" ({', '.join(with_units)}, or with units such as {' or '.join(examples)})"
     dims = parser.add_argument_group(title)
     for param in spec.params:
+        if param.kind == "path":  # a file is named first, as in 'rigidparts meshbody FILE'
+            dims.add_argument(
+                param.name,
+                nargs=None if param.default is None else "?",
+                default=param.default,
+                metavar=_METAVARS["path"],
+                help=_dimension_help(param),
+            )
+            continue
         dims.add_argument(
-            "--" + param.name.replace("_", "-"),
+            _option_name(param),
             dest=param.name,
             default=param.default,
             type=count if param.kind == "count" else None,
@@ -259,6 +361,18 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
             "allowed: 0.2,30deg or '0.2 m, 30 deg'; the frame is turned by the angle about the "
             "axis (repeatable: frame_c1, frame_c2, ...)",
         )
+    elif spec.extra_frames == "named":
+        frames.add_argument(
+            "--frame",
+            dest=spec.frames_keyword,
+            action="append",
+            type=named_frame,
+            default=options[spec.frames_keyword],
+            metavar="NAME=X,Y,Z",
+            help="a named frame at this position in frame_a, m or with units per coordinate: "
+            "mount=0.1,0,0.02 or 'tool=10 mm,0,-5 mm' (repeatable; frame_a's orientation; "
+            "rotated frames through the library or a model file)",
+        )
 
 
 def body_from_args(shape: str | ShapeSpec, args: argparse.Namespace) -> Any:
@@ -272,7 +386,44 @@ def body_from_args(shape: str | ShapeSpec, args: argparse.Namespace) -> Any:
     kwargs = {name: getattr(args, name) for name in spec.signature_defaults()}
     if kwargs["material"] is None:  # only the sentinel counts as "not given"
         kwargs["material"] = DEFAULT_MATERIAL
+    if spec.extra_frames == "named" and kwargs[spec.frames_keyword] is not None:
+        named: dict[str, list[str]] = {}
+        for name, position in kwargs[spec.frames_keyword]:
+            if name in named:
+                raise UsageError(f"--frame {name}=...: the frame {name!r} is given twice")
+            named[name] = position
+        kwargs[spec.frames_keyword] = named
     return body_class(spec.name)(**kwargs)
+
+
+#: A mesh wider than this (m) probably holds millimetres read as metres.
+LARGE_EXTENT = 100.0
+
+
+def warn_large_coordinates(body: Any) -> None:
+    """A warning on stderr (not an error: the user may mean it) when a body read from a file
+    (a shape with a parameter of kind ``path``) is over :data:`LARGE_EXTENT` across: its
+    coordinates look like millimetres given as metres."""
+    import sys
+
+    import numpy as np
+
+    spec = body.spec
+    files = [p for p in spec.params if p.kind == "path"]
+    if not files or spec.mesh is None:
+        return
+    vertices = np.asarray(spec.mesh(body.dimensions, 3).vertices)
+    extent = float(np.max(np.ptp(vertices, axis=0)))
+    if extent > LARGE_EXTENT:
+        source = body.dimensions[files[0].name]
+        shown = str(source) if isinstance(source, str | Path) else type(source).__name__
+        units = [_option_name(p) for p in spec.params if p.kind == "text"]
+        check = f"; check {units[0]}" if units else ""
+        print(
+            f"warning: {shown}: the body is {extent:.6g} m across (over {LARGE_EXTENT:g} m): "
+            f"coordinates look like millimetres given as metres{check}",
+            file=sys.stderr,
+        )
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -286,9 +437,9 @@ def _vec(v: Any) -> str:
     return "[" + ", ".join(f"{x:>13.6g}" for x in v) + "]"
 
 
-def _show_dimension(param: Param, value: Any) -> str:
+def _show_dimension(param: Param, value: Any, length_unit: str = "m") -> str:
     if isinstance(value, float | int) and not isinstance(value, bool):
-        unit = UNITS.get(param.kind, "")
+        unit = length_unit if param.kind == "length" else UNITS.get(param.kind, "")
         shown = str(int(value)) if param.kind == "count" and float(value).is_integer() else None
         return f"{param.name} = {shown or _fmt(value)}{' ' + unit if unit else ''}"
     return f"{param.name} = {value}"
@@ -312,16 +463,22 @@ def _is_identity(rotation: Any) -> bool:
     return all(rotation[i][j] == (1.0 if i == j else 0.0) for i in range(3) for j in range(3))
 
 
-def format_table(body: Any) -> str:
+def format_table(body: Any, units: Any = None) -> str:
     """The human-readable report of one body: dimensions with units, the axis (and the height
     and width directions of a cross-section), the material or "(given density)" / "(given
-    mass)", density, volume, mass, centre of mass, inertia, principal moments and axes (SI,
-    frame_a) and the frames (position in frame_a; the rotation too when it is not identity)."""
+    mass)", density, volume, mass, centre of mass, inertia about the centre of mass and about
+    frame_a, principal moments and axes (frame_a) and the frames (position in frame_a; the
+    rotation too when it is not identity). In SI, or in ``units``
+    (:func:`rigidparts.report.parse_units`: ``"mm,g"``)."""
+    from ..report import report
+
     spec = body.spec
-    data = body.to_dict()
+    data = report(body, units)
+    unit = data["units"]
+    length = unit["length"]
     params = data["parameters"]
     lines = [type(body).__name__]
-    rows = _pack([_show_dimension(p, params.get(p.name)) for p in spec.params], width=80)
+    rows = _pack([_show_dimension(p, params.get(p.name), length) for p in spec.params], width=80)
     lines += [f"  {'dimensions' if i == 0 else '':<18}{row}" for i, row in enumerate(rows)]
     if spec.axis:
         lines.append(f"  axis (frame_a)    {_vec(body.axis)}")
@@ -336,24 +493,30 @@ def format_table(body: Any) -> str:
     lines += [
         "",
         f"  material          {material}",
-        f"  density           {_fmt(data['density'])} kg/m^3",
-        f"  volume            {_fmt(data['volume'])} m^3",
-        f"  mass              {_fmt(data['mass'])} kg",
-        f"  centre of mass    {_vec(data['center_of_mass'])} m   (in frame_a)",
+        f"  density           {_fmt(data['density'])} {unit['density']}",
+        f"  volume            {_fmt(data['volume'])} {unit['volume']}",
+        f"  mass              {_fmt(data['mass'])} {unit['mass']}",
+        f"  centre of mass    {_vec(data['center_of_mass'])} {length}   (in frame_a)",
         "",
-        "  inertia about the centre of mass, frame_a axes (kg m^2):",
+        f"  inertia about the centre of mass, frame_a axes ({unit['inertia']}):",
     ]
     lines += [f"      {_vec(row)}" for row in data["inertia"]]
-    lines.append(f"  principal moments {_vec(data['principal_moments'])} kg m^2")
+    lines.append(f"  inertia about frame_a (its origin), frame_a axes ({unit['inertia']}):")
+    lines += [f"      {_vec(row)}" for row in data["inertia_about_frame_a"]]
+    lines.append(f"  principal moments {_vec(data['principal_moments'])} {unit['inertia']}")
     lines.append("  principal axes (columns):")
     lines += [f"      {_vec(row)}" for row in data["principal_axes"]]
     frames = data["frames"]
     if all(_is_identity(f["rotation"]) for f in frames.values()):
-        lines += ["", "  frames (position in frame_a, m; all with frame_a's orientation):"]
+        lines += [
+            "",
+            f"  frames (position in frame_a, {length}; all with frame_a's orientation):",
+        ]
     else:
         lines += [
             "",
-            "  frames (position in frame_a, m; rotation relative to frame_a where not identity):",
+            f"  frames (position in frame_a, {length}; rotation relative to frame_a where not "
+            "identity):",
         ]
     for name, frame in frames.items():
         lines.append(f"      {name:<10} {_vec(frame['position'])}")

@@ -1,12 +1,26 @@
 """``rigidparts export MODEL -o FILE [--format F]``: a model file to an engine's format, through
-:func:`rigidparts.export.export` (which writes atomically, meshes first)."""
+:func:`rigidparts.export.export` (all or nothing: the model file and its meshes are staged
+beside the target and moved into place last).
+
+Every check comes before the model is read: the output is not the model file itself (symlinks
+resolved), its suffix does not name another format than ``--format``, it is not a folder or a
+read-only file (unless ``--force``), and its folder exists or can be made.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
-from ._options import MODEL_HELP, check_folder
+from ._options import (
+    MODEL_HELP,
+    UsageError,
+    add_output_options,
+    add_units_option,
+    check_output,
+    sections,
+)
 
 __all__ = ["register", "run"]
 
@@ -32,23 +46,44 @@ def _format(text: str) -> str:
     return text.lower()
 
 
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 'es')}"
+
+
 def run(args: argparse.Namespace) -> int:
-    """Load the model, write it in the chosen format, report what was written; returns 0."""
-    from ..export import export, format_from_suffix
+    """Check the output, load the model, write it in the chosen format, report what was
+    written (with the total mass in ``--units``); returns 0."""
+    from ..export import check_format, export
     from ..export._common import body_geometry, mesh_folder
+    from ..fileio import same_file
+
+    chosen = check_format(args.output, args.format)
+    if same_file(args.output, args.model) or same_file(mesh_folder(args.output)[0], args.model):
+        raise UsageError(
+            f"-o {args.output}: is the model file {args.model} itself: give another output"
+        )
+    check_output(args.output, "-o", force=args.force, folder_too=mesh_folder(args.output)[1])
+    if not Path(args.model).is_file() and Path(args.model).exists():
+        raise UsageError(f"{args.model}: is not a file (give the model file, .toml)")
+
     from ..model import load_model
 
     model = load_model(args.model)
-    chosen = args.format or format_from_suffix(args.output)
-    check_folder(args.output, "-o")
-    export(model, args.output, chosen, sections=args.sections)
+    export(model, args.output, chosen, sections=args.sections, force=args.force)
     if not args.quiet:
         # The bodies the exporters wrote as meshes: those without a native primitive.
         meshes = sum(body_geometry(b).kind == "mesh" for b in model.bodies.values())
-        note = f"; {meshes} meshes in {mesh_folder(args.output)[0]}" if meshes else ""
+        # USD holds its meshes; the other formats write OBJ files beside the model file
+        where = "inside the file" if chosen == "usd" else f"in {mesh_folder(args.output)[0]}"
+        note = f"; {_plural(meshes, 'mesh')} {where}" if meshes else ""
+        from ..report import parse_units
+
+        units = parse_units(args.report_units)
+        mass = units.masses(sum(b.mass for b in model.bodies.values()))
         print(
-            f"wrote {args.output} ({chosen}: {len(model.bodies)} bodies, "
-            f"{len(model.joints)} joints{note})"
+            f"wrote {args.output} ({chosen}: {_plural(len(model.bodies), 'body', 'bodies')}, "
+            f"{_plural(len(model.joints), 'joint', 'joints')}, total mass {mass:.9g} "
+            f"{units.mass}{note})"
         )
     return 0
 
@@ -62,7 +97,8 @@ def register(subparsers: Any) -> None:
             "Export a model file to an engine's format: MJCF (MuJoCo), URDF (MuJoCo, Pinocchio, "
             "Drake), SDFormat (Drake, Gazebo), ..., with exact inertials, native primitives "
             "where the format has them, OBJ meshes for the other bodies (in STEM_meshes/ beside "
-            "the output) and the named frames. Written atomically."
+            "the output) and the named frames. All or nothing: the model file and its meshes "
+            "replace the old ones only once all are written. The files are always in SI."
         ),
         epilog="Example: rigidparts export examples/pendulum.toml -o pendulum.urdf",
         formatter_class=_FormatsHelp,
@@ -74,15 +110,24 @@ def register(subparsers: Any) -> None:
         type=_format,
         default=None,
         metavar="FORMAT",
-        help="output format: {formats} (default: from the output's suffix)",
+        help="output format: {formats} (default: from the output's suffix, which must not "
+        "name another format)",
     )
-    parser.add_argument("-o", "--output", required=True, metavar="PATH", help="the file to write")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="PATH",
+        help="the file to write (its folder is created when missing; not the model file)",
+    )
     parser.add_argument(
         "--sections",
-        type=int,
+        type=sections,
         default=64,
         metavar="N",
         help="segments around round surfaces of meshes (default 64)",
     )
+    add_output_options(parser)
+    add_units_option(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.set_defaults(handler=run)

@@ -1,6 +1,8 @@
 """``rigidparts mesh SHAPE [body options] -o FILE [--sections N]``: a body's surface mesh.
 
-One subcommand per shape whose specification has a mesh builder; the mesh is
+One subcommand per shape whose specification has a mesh builder, named by its ``command``
+(``rigidparts mesh meshbody part.stl --units mm -o part.obj`` writes a mesh body's checked
+surface, in metres); the mesh is
 :func:`rigidparts.mesh.body_mesh` (frame_a coordinates, metres), written by
 :func:`rigidparts.mesh.export_mesh` in the format of the suffix (atomically). trimesh loads in
 the handler only.
@@ -14,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from ..shapes import SHAPES
-from ._options import add_body_options, body_from_args, check_suffix, sections
+from ._options import (
+    UsageError,
+    add_body_options,
+    add_output_options,
+    body_from_args,
+    check_output,
+    check_suffix,
+    sections,
+    warn_large_coordinates,
+)
 
 __all__ = ["register", "run"]
 
@@ -30,22 +41,31 @@ def _examples() -> str:
     """Example command lines for the first shapes with a mesh builder (valid by construction:
     they use the specifications' own options)."""
     meshed = [spec for spec in SHAPES.values() if spec.mesh is not None]
-    lines = [f"  rigidparts mesh {spec.name} -o {spec.name}.stl" for spec in meshed[:1]]
+    lines = [f"  rigidparts mesh {spec.command} -o {spec.name}.stl" for spec in meshed[:1]]
     for spec in meshed[1:2] or meshed[:1]:
-        lines.append(f"  rigidparts mesh {spec.name} --sections 128 -o {spec.name}.obj")
+        lines.append(f"  rigidparts mesh {spec.command} --sections 128 -o {spec.name}.obj")
     return "\nExamples:\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the mesh of the body of ``args.shape`` to ``args.output``; print what was written
-    (and a warning on stderr when float32 vertices may close thin walls). Returns 0."""
+    (and a warning on stderr when float32 vertices may close thin walls). The output and the
+    mesh extra are checked before the body is built. Returns 0."""
     from ..mesh import FLOAT32_FORMATS, MESH_FORMATS, body_mesh, export_mesh
 
     check_suffix(args.output, tuple(MESH_FORMATS), "mesh")
+    check_output(args.output, "-o", force=args.force)
+    try:
+        import trimesh  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(
+            f"rigidparts mesh needs the mesh extra: pip install 'rigidparts[mesh]' ({exc})"
+        ) from None
     body = body_from_args(args.shape, args)
+    warn_large_coordinates(body)
     mesh = body_mesh(body, sections=args.sections)
     suffix = Path(args.output).suffix.lower()
-    export_mesh(mesh, args.output)
+    export_mesh(mesh, args.output, force=args.force)
     error = mesh.volume / body.volume - 1.0
     print(
         f"wrote {args.output}: {len(mesh.faces)} triangles, {len(mesh.vertices)} vertices, "
@@ -74,13 +94,13 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     shapes = parser.add_subparsers(
-        dest="shape", metavar="SHAPE", required=True, parser_class=type(parser)
+        dest="shape_command", metavar="SHAPE", required=True, parser_class=type(parser)
     )
     for spec in SHAPES.values():
         if spec.mesh is None:
             continue
         p = shapes.add_parser(
-            spec.name,
+            spec.command,
             help=f"the mesh of {spec.summary}",
             description=f"Write the surface mesh of {spec.summary} (frame_a coordinates, m).",
             epilog=epilog,
@@ -102,5 +122,6 @@ def register(subparsers: Any) -> None:
             help="segments around round surfaces, integer >= 3 (default 64; shapes without "
             "round surfaces ignore it)",
         )
+        add_output_options(out)
         add_body_options(p, spec)
-        p.set_defaults(handler=run)
+        p.set_defaults(handler=run, shape=spec.name)

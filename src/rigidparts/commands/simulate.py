@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from ._options import MODEL_HELP, UsageError, check_folder
+from ._options import MODEL_HELP, UsageError, add_output_options, check_output
 
 __all__ = ["register", "run"]
 
@@ -33,13 +33,27 @@ def _integrator(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate the model file; print the summary, write the CSV and the animation as asked.
-    Every output's folder (and the animation's format) is checked before the run. Returns 0."""
+    Every output (not a folder, not read-only unless --force, the animation's format) is
+    checked before the model is read. Returns 0."""
+    from ..fileio import same_file
     from ..model import load_model
 
-    model = load_model(args.model)
+    outputs = [(o, name) for o, name in ((args.output, "-o"), (args.animate, "--animate")) if o]
+    for path, option in outputs:
+        if same_file(path, args.model):
+            raise UsageError(f"{option} {path}: is the model file itself: give another output")
+        check_output(path, option, force=args.force)
+    if len(outputs) == 2 and same_file(args.output, args.animate):
+        raise UsageError(f"-o and --animate name the same file {args.output}: give two files")
+    try:
+        import mujoco  # noqa: F401
+
+        from ..sim import simulate
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"simulate needs MuJoCo: pip install 'rigidparts[sim]' ({exc})") from None
     animate = None
     if args.animate is not None:
-        check_folder(args.animate, "--animate")
+        check_output(args.animate, "--animate", force=args.force)
         try:
             from ..viz.animate import animate, check_animation_path
         except ModuleNotFoundError as exc:
@@ -47,14 +61,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--animate needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
             ) from None
         check_animation_path(args.animate)  # a bad suffix or no encoder fails before the run
-    if args.output is not None:
-        check_folder(args.output, "-o")
-    try:
-        import mujoco  # noqa: F401
-
-        from ..sim import simulate
-    except ModuleNotFoundError as exc:
-        raise UsageError(f"simulate needs MuJoCo: pip install 'rigidparts[sim]' ({exc})") from None
+    model = load_model(args.model)
 
     result = simulate(
         model,
@@ -63,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         integrator=args.integrator,
         progress=not args.quiet and sys.stderr.isatty(),
         record_every=args.every,
-        contacts=not args.no_contacts,
+        contacts=args.contacts,
     )
     if args.output is not None:
         result.to_csv(args.output)
@@ -74,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
                 f"\nwrote {args.output} ({len(result.time)} rows, {len(result.columns())} columns)"
             )
     if animate is not None:
-        animate(model, result, args.animate, progress=not args.quiet)
+        # a progress bar only on a terminal: in a log it would be a line per update
+        animate(model, result, args.animate, progress=not args.quiet and sys.stderr.isatty())
         if not args.quiet:
             print(f"wrote {args.animate}")
     return 0
@@ -89,7 +97,9 @@ def register(subparsers: Any) -> None:
             "Simulate a model file on MuJoCo from its initial joint positions and velocities. "
             "Prints a summary (final state, periods, energy drift); with -o writes the "
             "trajectory as CSV: time, each joint's coordinates and velocities (hinge, "
-            "hinge.velocity, ball.qw, ...), each body's frame_a position (arm.x, arm.y, arm.z)."
+            "hinge.velocity, ball.qw, ...), each body's frame_a position (arm.x, arm.y, arm.z) "
+            "and orientation (arm.qw, arm.qx, arm.qy, arm.qz). Contacts between the bodies' "
+            "geometry are off unless the model or --contacts turns them on."
         ),
         epilog=(
             "Example: rigidparts simulate examples/pendulum.toml --duration 10 --timestep 1e-4 "
@@ -121,7 +131,11 @@ def register(subparsers: Any) -> None:
         help="record every N-th step (default 1: every step)",
     )
     parser.add_argument(
-        "--no-contacts", action="store_true", help="disable contacts between the bodies' geometry"
+        "--contacts",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="let the bodies' geometry collide (default: the model's [simulation] contacts, "
+        "else off); --no-contacts turns them off",
     )
     parser.add_argument(
         "--animate",
@@ -129,5 +143,6 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="also render an animation (.gif or .mp4; needs the viz extra)",
     )
+    add_output_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary, no progress bar")
     parser.set_defaults(handler=run)

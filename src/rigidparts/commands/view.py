@@ -1,5 +1,6 @@
 """``rigidparts view SHAPE [body options] -o FILE.png`` and ``rigidparts view MODEL.toml -o
 FILE.png``: draw a body or a model without a display (the :mod:`rigidparts.viz` package).
+``SHAPE`` is the shape's command (``rigidparts view meshbody part.stl --units mm -o part.png``).
 
 ``TARGET`` comes first and decides the rest of the options, so parsing takes two stages: the
 ``view`` subcommand takes the target and the remaining words, and :func:`run` parses those with
@@ -16,11 +17,16 @@ from typing import Any
 
 from ..shapes import SHAPES
 from ._options import (
+    UsageError,
     add_body_options,
+    add_output_options,
+    add_units_option,
     body_epilog,
     body_from_args,
+    check_output,
     check_suffix,
     sections,
+    warn_large_coordinates,
 )
 
 __all__ = ["PICTURE_SUFFIXES", "register", "run"]
@@ -30,8 +36,13 @@ PICTURE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
 
 
 def _drawable() -> list[str]:
-    """The shapes ``view`` draws: those whose specification has a mesh builder."""
-    return [name for name, spec in SHAPES.items() if spec.mesh is not None]
+    """The commands of the shapes ``view`` draws: those whose specification has a mesh
+    builder."""
+    return [spec.command for spec in SHAPES.values() if spec.mesh is not None]
+
+
+def _shape_of(command: str) -> str:
+    return next(name for name, spec in SHAPES.items() if spec.command == command)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -77,7 +88,7 @@ def _epilog() -> str:
     examples += [
         f"  rigidparts view {name} --axis 0,0,1 -o {name}.png --inertia --view 35,-60 "
         "--size 1600x1200"
-        for name in [n for n in names if SHAPES[n].axis][:1]
+        for name in [n for n in names if SHAPES[_shape_of(n)].axis][:1]
     ]
     examples.append("  rigidparts view pendulum.toml -o pendulum.png")
     return "\n".join(
@@ -102,7 +113,7 @@ def _epilog() -> str:
     )
 
 
-def _add_picture_options(parser: argparse.ArgumentParser) -> None:
+def _add_picture_options(parser: argparse.ArgumentParser, spec: Any = None) -> None:
     group = parser.add_argument_group("picture")
     group.add_argument(
         "-o",
@@ -140,6 +151,13 @@ def _add_picture_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-labels", action="store_true", help="do not label the frames")
     group.add_argument("--no-frames", action="store_true", help="do not draw the frame triads")
     group.add_argument("--title", default=None, help="replace the title (default: mass, material)")
+    add_units_option(
+        group,
+        spec,
+        help="the printed report's units: a length and/or a mass unit, e.g. mm,g (default SI; "
+        "the picture is in m and kg)",
+    )
+    add_output_options(group)
 
 
 def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, str | None]:
@@ -151,15 +169,15 @@ def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, s
     target = args.target
     names = _drawable()
     if target in names:
-        spec = SHAPES[target]
+        spec = SHAPES[_shape_of(target)]
         parser = parser_class(
             prog=f"rigidparts view {target}",
             description=f"Draw {spec.summary}, with its frames and centre of mass.",
             epilog=body_epilog(spec),
         )
-        _add_picture_options(parser)
+        _add_picture_options(parser, spec)
         add_body_options(parser, spec)
-        return parser, target
+        return parser, spec.name
     shapes = f"a shape ({', '.join(names)})"
     if target.startswith("-"):
         raise ParameterError(
@@ -178,12 +196,22 @@ def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, s
 
 
 def run(args: argparse.Namespace) -> int:
-    """Draw the target to ``-o`` (atomically; the format is the suffix); returns 0."""
+    """Draw the target to ``-o`` (atomically; the format is the suffix); print what was
+    written, with the mass (and a body's centre of mass) in ``--units``. The output and the
+    viz extra are checked before any work. Returns 0."""
     parser, shape = _target_parser(args)
     options = parser.parse_args(args.options)
     check_suffix(options.output, PICTURE_SUFFIXES, "picture")
-
-    import matplotlib
+    if shape is None and _same_file(options.output, args.target):
+        raise UsageError(f"-o {options.output}: is the model file itself: give another output")
+    check_output(options.output, "-o", force=options.force)
+    try:
+        import matplotlib
+        import trimesh  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(
+            f"rigidparts view needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
+        ) from None
 
     matplotlib.use("Agg")  # the command line never needs a display
     from ..fileio import atomic_path
@@ -196,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
         draw: Any = plot_model
     else:
         subject = body_from_args(shape, options)
+        warn_large_coordinates(subject)
         draw = plot_body
     ax = new_axes(options.size, pyplot=False)
     draw(
@@ -208,11 +237,32 @@ def run(args: argparse.Namespace) -> int:
         labels=not options.no_labels,
         frames=not options.no_frames,
     )
-    with atomic_path(options.output) as tmp:
+    with atomic_path(options.output, force=options.force) as tmp:
         ax.figure.savefig(tmp, dpi="figure", format=Path(options.output).suffix.lower().lstrip("."))
     width, height = options.size
-    print(f"wrote {options.output} ({width}x{height} px)")
+    print(
+        f"wrote {options.output} ({width}x{height} px; {_summary(subject, options.report_units)})"
+    )
     return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    from ..fileio import same_file
+
+    return same_file(a, b)
+
+
+def _summary(subject: Any, units: Any) -> str:
+    """The mass (a model's total mass) and a body's centre of mass in ``units``."""
+    from ..report import parse_units, report
+
+    chosen = parse_units(units)
+    if hasattr(subject, "bodies"):  # a model
+        mass = chosen.masses(sum(b.mass for b in subject.bodies.values()))
+        return f"total mass {mass:.9g} {chosen.mass}"
+    data = report(subject, chosen)
+    com = ", ".join(f"{x:.9g}" for x in data["center_of_mass"])
+    return f"mass {data['mass']:.9g} {chosen.mass}, centre of mass [{com}] {chosen.length}"
 
 
 def register(subparsers: Any) -> None:

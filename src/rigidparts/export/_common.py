@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..component import Component
-from ..fileio import atomic_write
+from ..fileio import atomic_files
 from ..inertia import invalidity_report
 from ..mesh import check_sections
 from ..model import Model
@@ -189,21 +189,34 @@ def mesh_obj_bytes(mesh: Any) -> bytes:
 
 
 def body_meshes(model: Model, sections: int) -> dict[str, Any]:
-    """``body name -> trimesh`` for every body drawn as a mesh (``body.mesh(sections)``)."""
-    return {
-        name: body.mesh(sections)
-        for name, body in model.bodies.items()
-        if body_geometry(body).kind == "mesh"
-    }
+    """``body name -> trimesh`` for every body drawn as a mesh (``body.mesh(sections)``).
+
+    Without the mesh extra (trimesh), a model of native primitives (solid boxes, cylinders,
+    spheres) needs no mesh; another body raises an :class:`ImportError` naming the body and
+    ``pip install 'rigidparts[mesh]'``."""
+    meshes = {}
+    for name, body in model.bodies.items():
+        if body_geometry(body).kind != "mesh":
+            continue
+        try:
+            meshes[name] = body.mesh(sections)
+        except ImportError as exc:
+            raise ImportError(
+                f"body {name!r} ({body.spec.summary}) has no native primitive: exporting it as "
+                "a mesh needs trimesh: pip install 'rigidparts[mesh]'",
+                name=exc.name,
+            ) from None
+    return meshes
 
 
 def write_meshes(meshes: dict[str, Any], folder: Path) -> None:
-    """Write each mesh as ``folder/<body>.obj`` (atomically)."""
+    """Write each mesh as ``folder/<body>.obj`` (the folder is created; it is a staging
+    folder of :func:`write_xml`, so plain writes suffice)."""
     if not meshes:
         return
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for name, mesh in meshes.items():
-        atomic_write(folder / f"{name}.obj", mesh_obj_bytes(mesh))
+        (folder / f"{name}.obj").write_bytes(mesh_obj_bytes(mesh))
 
 
 def xml_text(root: ET.Element) -> str:
@@ -212,15 +225,24 @@ def xml_text(root: ET.Element) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_xml(text: str, path: str | os.PathLike[str] | None, meshes: dict[str, Any]) -> str:
-    """Write the meshes, then the model file (both atomically), so that the file never
-    references a missing mesh. Without ``path`` nothing is written. Returns ``text``."""
+def write_xml(
+    text: str,
+    path: str | os.PathLike[str] | None,
+    meshes: dict[str, Any],
+    *,
+    force: bool | None = None,
+) -> str:
+    """Write the model file and its meshes all or nothing (:func:`rigidparts.fileio.atomic_files`):
+    both are staged in a temporary folder beside the target, then the mesh folder
+    ``<stem>_meshes/`` is moved into place and the model file last, so a failed or interrupted
+    export leaves the old export as it was and never a model file with missing or mixed meshes.
+    A symlink given as ``path`` is written through; a missing folder is created; a read-only
+    file is refused unless ``force`` (default :func:`rigidparts.fileio.forcing`). Without
+    ``path`` nothing is written. Returns ``text``."""
     if path is None:
         return text
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise FileNotFoundError(2, f"the folder {parent} does not exist", str(path))
-    folder, _ = mesh_folder(path)
-    write_meshes(meshes, folder)
-    atomic_write(path, text)
+    _, folder_name = mesh_folder(path)
+    with atomic_files(path, folder_name, force=force) as (staged_file, staged_folder):
+        write_meshes(meshes, staged_folder)
+        staged_file.write_text(text, encoding="utf-8", newline="\n")
     return text

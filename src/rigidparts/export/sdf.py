@@ -17,6 +17,9 @@ Conventions
 - Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh><uri>`` to
   ``<stem>_meshes/<body>.obj``, relative to the SDF file. Gravity belongs to an SDFormat
   world, not a model: it is not written.
+- Roll-pitch-yaw angles rebuild every rotation to rounding, also within 1e-9 rad of pitch
+  +-90 degrees (:func:`rigidparts.transforms.matrix_to_rpy`). Every export passes SDFormat's
+  own checker (``ign sdf -k`` / ``gz sdf -k``; tests/test_engines_more.py).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 from ..component import Component
 from ..model import Model
 from ..model.joints import Joint
+from ..model.rods import refuse_rods
 from ..transforms import Transform, matrix_to_rpy
 from ._common import (
     INERTIA_ENTRIES,
@@ -76,6 +80,7 @@ def build_sdf(
     """``(xml text, {body: trimesh})``; meshes referenced as ``<folder>/<body>.obj``."""
     sections = check_sections(sections)
     model.check()
+    refuse_rods(model.rods, "SDFormat")  # no spring-damper element: a clear error
     meshes = body_meshes(model, sections)
     poses = model.body_poses(model.zero_positions())
     root = ET.Element("sdf", version=SDF_VERSION)

@@ -1,4 +1,4 @@
-"""URDF export (read by MuJoCo, Pinocchio and Drake).
+"""URDF export (read by MuJoCo, Pinocchio, Drake and pybullet).
 
 Conventions
 -----------
@@ -9,7 +9,12 @@ Conventions
   axes (URDF's reference point is the ``<inertial><origin>``, never the link origin), the
   tensor's entries as they are (``ixy = I[0, 1]``, the negative product of inertia).
 - Every named frame F of body B is a massless link ``B.F`` on a fixed joint ``B.F`` whose
-  ``<origin>`` is the frame's pose ``X_AF`` (position and roll-pitch-yaw of its rotation).
+  ``<origin>`` is the frame's pose ``X_AF`` (position and roll-pitch-yaw of its rotation). The
+  link says so: ``<inertial><mass value="0.0"/><inertia .../></inertial>`` with a zero
+  tensor, because pybullet (DART, Isaac Lab) gives a link without ``<inertial>`` 1 kg and unit
+  inertia; MuJoCo, Pinocchio and Drake read zero either way.
+- Roll-pitch-yaw angles rebuild every rotation to rounding, also within 1e-9 rad of pitch
+  +-90 degrees (:func:`rigidparts.transforms.matrix_to_rpy`).
 - URDF puts a joint's child link frame at the joint. When a joint holds a body at frame_a
   its child is the body's link; when it holds it at another frame C, its child is the frame
   link ``B.C`` and the body's link hangs from that by the fixed joint ``B.C`` (``X_CA``),
@@ -38,6 +43,7 @@ from ..component import Component
 from ..errors import ModelError
 from ..model import Model
 from ..model.joints import Joint
+from ..model.rods import refuse_rods
 from ..transforms import Transform, invert, matrix_to_rpy
 from ._common import (
     INERTIA_ENTRIES,
@@ -87,6 +93,7 @@ def build_urdf(
     """``(xml text, {body: trimesh})``; meshes referenced as ``<folder>/<body>.obj``."""
     sections = check_sections(sections)
     model.check()
+    refuse_rods(model.rods, "URDF")  # no spring-damper element: a clear error
     for joint in model.joints.values():
         if joint.type == "ball":
             raise ModelError(
@@ -148,7 +155,7 @@ def _frame_link(
     or, for the frame that holds the body's joint, the body's link hanging from it at
     ``X_FA = X_AF^-1``."""
     frame_link = f"{body}.{frame}"
-    ET.SubElement(robot, "link", name=frame_link)
+    _massless_inertial(ET.SubElement(robot, "link", name=frame_link))
     weld = ET.SubElement(robot, "joint", name=frame_link, type="fixed")
     if holds_joint:
         _origin(weld, invert(x_af))
@@ -158,6 +165,14 @@ def _frame_link(
         _origin(weld, x_af)
         ET.SubElement(weld, "parent", link=body)
         ET.SubElement(weld, "child", link=frame_link)
+
+
+def _massless_inertial(link: ET.Element) -> None:
+    """An explicit zero mass and inertia: a link without ``<inertial>`` is 1 kg with unit
+    inertia in pybullet (and DART, Isaac Lab); MuJoCo, Pinocchio and Drake read zero either way."""
+    inertial = ET.SubElement(link, "inertial")
+    ET.SubElement(inertial, "mass", value="0.0")
+    ET.SubElement(inertial, "inertia", dict.fromkeys(INERTIA_ENTRIES, "0.0"))
 
 
 def _joint_type(joint: Joint) -> str:

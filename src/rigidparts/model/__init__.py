@@ -8,12 +8,14 @@ only: this package imports nothing from export, sim, viz or the command line).
 
 Modules: :mod:`.model` (the tree, its kinematics and mass properties), :mod:`.joints` (joint
 types, conventions and the Joint value type), :mod:`.joint_builder` (validation of a joint's
-fields), :mod:`.values` (user values as SI arrays), :mod:`.toml_format` (the file reader) and
-:mod:`.toml_lines` (line numbers for its errors).
+fields), :mod:`.rods` (massless spring-dampers between two frames), :mod:`.values` (user
+values as SI arrays), :mod:`.toml_format` (the file reader) and :mod:`.toml_lines` (line
+numbers for its errors).
 """
 
 from .joints import JOINT_TYPES, Joint
 from .model import INTEGRATORS, Model, SimulationSettings
+from .rods import Rod
 from .toml_format import load_model, model_from_dict
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "JOINT_TYPES",
     "Joint",
     "Model",
+    "Rod",
     "SimulationSettings",
     "load_model",
     "model_from_dict",

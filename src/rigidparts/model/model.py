@@ -34,6 +34,7 @@ from ..inertia import MassProperties
 from ..transforms import IDENTITY, Transform, compose, invert
 from .joint_builder import build_joint
 from .joints import Joint
+from .rods import DEFAULT_DAMPING, DEFAULT_REST_LENGTH, DEFAULT_STIFFNESS, Rod, build_rod
 from .values import check_name
 
 __all__ = ["INTEGRATORS", "Model", "SimulationSettings"]
@@ -46,13 +47,15 @@ INTEGRATORS = ("RK4", "implicitfast", "implicit", "Euler")
 class SimulationSettings:
     """Defaults for :func:`rigidparts.sim.simulate` stored with the model (``[simulation]``).
 
-    ``duration`` and ``timestep`` in s; ``integrator`` one of :data:`INTEGRATORS`. None means
-    "use simulate's default".
+    ``duration`` and ``timestep`` in s; ``integrator`` one of :data:`INTEGRATORS`;
+    ``contacts``: True to let the bodies' geometry collide (off by default: bodies interact
+    only through their joints, as in the original tool). None means "use simulate's default".
     """
 
     duration: float | None = None
     timestep: float | None = None
     integrator: str | None = None
+    contacts: bool | None = None
 
 
 class Model:
@@ -96,6 +99,9 @@ class Model:
         self._joints: dict[str, Joint] = {}
         self._parent_joint: dict[str, Joint] = {}
         self._children: dict[str | None, list[Joint]] = {None: []}
+        self._up: dict[str, str | None] = {}  # union-find of the trees (see _top)
+        self._checked = False  # check() passed since the last change
+        self._rods: dict[str, Rod] = {}
 
     # -- building ----------------------------------------------------------------------------
 
@@ -116,10 +122,12 @@ class Model:
             raise ModelError(
                 f"bodies.{name}", body, "must be a rigidparts body such as rp.Box(...) or rp.Cone()"
             )
-        if name in self._bodies or name in self._joints:
+        if name in self._bodies or name in self._joints or name in self._rods:
             raise ModelError(f"bodies.{name}", name, "the name is already used in the model")
         self._bodies[name] = body
         self._children[name] = []
+        self._up[name] = name  # a tree of its own until a joint attaches it
+        self._checked = False
         return body
 
     def add_joint(
@@ -167,7 +175,7 @@ class Model:
         where = f"joints[{index}]"
         check_name(f"{where}.name", name, "joint")
         who = f"joint {name!r}"
-        if name in self._joints or name in self._bodies:
+        if name in self._joints or name in self._bodies or name in self._rods:
             raise ModelError(f"{where}.name", name, "the name is already used in the model")
         parent_body, parent_frame = self._resolve_frame(f"{where}.parent", parent, who, True)
         child_body, child_frame = self._resolve_frame(f"{where}.child", child, who, False)
@@ -188,16 +196,12 @@ class Model:
                 f"a second root: joint {root.name!r} already attaches {root.child_body!r} to "
                 f"world; a model has one root ({who})",
             )
-        node, chain = parent_body, []
-        while node is not None:  # walk up from the parent: meeting the child closes a cycle
-            chain.append(node)
-            if node == child_body:
-                loop = " -> ".join([*reversed(chain), child_body])
-                raise ModelError(
-                    f"{where}.child", child, f"closes a cycle {loop} (trees only; {who})"
-                )
-            above = self._parent_joint.get(node)
-            node = None if above is None else above.parent_body
+        if parent_body is not None and self._top(parent_body) == child_body:
+            raise ModelError(
+                f"{where}.child",
+                child,
+                f"closes a cycle {self._loop(parent_body, child_body)} (trees only; {who})",
+            )
         joint = build_joint(
             index=index,
             name=name,
@@ -219,7 +223,67 @@ class Model:
         self._joints[name] = joint
         self._parent_joint[child_body] = joint
         self._children[parent_body].append(joint)
+        # the child's tree hangs below the parent's now: its top is the parent's top
+        self._up[child_body] = None if parent_body is None else self._top(parent_body)
+        self._checked = False
         return joint
+
+    def _top(self, body: str) -> str | None:
+        """The top of ``body``'s tree: the highest body above it, or None when that is attached
+        to the world. A union-find over ``_up`` (each body points to some body above it, to
+        itself at a top, or to None under the world) with path compression, so that building
+        a chain of n bodies costs O(n log n), not the O(n^2) of walking to the root per joint."""
+        node: str | None = body
+        while node is not None and self._up[node] != node:
+            node = self._up[node]
+        top, node = node, body
+        while node is not None and node != top:  # compress: point the path at the top
+            above = self._up[node]
+            self._up[node] = top
+            node = above
+        return top
+
+    def _loop(self, parent_body: str, child_body: str) -> str:
+        """``"child -> ... -> parent -> child"``: the cycle a joint from ``parent_body`` to
+        ``child_body`` would close (the parent lies below the child: walk up from it)."""
+        chain = [parent_body]
+        while chain[-1] != child_body:
+            chain.append(self._parent_joint[chain[-1]].parent_body)  # type: ignore[arg-type]
+        return " -> ".join([*reversed(chain), child_body])
+
+    @property
+    def rods(self) -> Mapping[str, Rod]:
+        """Ordered ``name -> Rod`` (read-only view)."""
+        return MappingProxyType(self._rods)
+
+    def add_rod(
+        self,
+        name: str,
+        frame_a: str,
+        frame_b: str,
+        *,
+        rest_length: Any = DEFAULT_REST_LENGTH,
+        stiffness: Any = DEFAULT_STIFFNESS,
+        damping: Any = DEFAULT_DAMPING,
+    ) -> Rod:
+        """Add a massless spring-damper (:mod:`.rods`) between ``frame_a`` and ``frame_b``
+        (``"BODY.FRAME"``, ``"BODY"`` for its frame_a, or ``"world"``, two different bodies):
+        tension ``f = damping dL/dt + stiffness (L - rest_length)`` along the line between the
+        frames' origins. ``rest_length`` m, ``stiffness`` N/m, ``damping`` N s/m, each >= 0
+        (units allowed: ``"500 mm"``, ``"2 kN/m"``); defaults 1 m, 1e6 N/m, 1e4 N s/m."""
+        rod = build_rod(
+            len(self._rods),
+            name,
+            frame_a,
+            frame_b,
+            resolve=self._resolve_frame,
+            taken=(*self._bodies, *self._joints, *self._rods),
+            rest_length=rest_length,
+            stiffness=stiffness,
+            damping=damping,
+        )
+        self._rods[name] = rod
+        return rod
 
     def _resolve_frame(
         self, parameter: str, text: Any, who: str, allow_world: bool
@@ -254,7 +318,10 @@ class Model:
     # -- structure ---------------------------------------------------------------------------
 
     def check(self) -> None:
-        """Raise :class:`~rigidparts.ModelError` unless the model is one complete tree."""
+        """Raise :class:`~rigidparts.ModelError` unless the model is one complete tree (the
+        answer is kept until the next body or joint, so that queries stay O(1))."""
+        if self._checked:
+            return
         if not self._bodies:
             raise ModelError("bodies", {}, "the model has no bodies")
         if not self._children[None]:
@@ -267,6 +334,7 @@ class Model:
                     "is attached by no joint (every body needs a parent joint; use a 'fixed' "
                     "joint to weld it)",
                 )
+        self._checked = True
 
     @property
     def root_joint(self) -> Joint:
@@ -428,6 +496,8 @@ class Model:
             out["simulation"] = settings
         out["bodies"] = {name: body.parameters() for name, body in self._bodies.items()}
         out["joints"] = [joint.to_dict() for joint in self._joints.values()]
+        if self._rods:
+            out["rods"] = [rod.to_dict() for rod in self._rods.values()]
         return out
 
     def __repr__(self) -> str:

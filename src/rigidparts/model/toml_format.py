@@ -24,6 +24,14 @@
     axis = [0, 1, 0]
     rpy = ["0 deg", "0 deg", "90 deg"]   # or rotation = [[...], [...], [...]]
 
+    [[rods]]                         # optional: massless spring-dampers (Model.add_rod)
+    name = "spring"
+    frame_a = "arm.frame_b"          # BODY.FRAME, BODY or world
+    frame_b = "world"
+    rest_length = "500 mm"           # defaults: 1 m, 1e6 N/m, 1e4 N s/m
+    stiffness = "2 kN/m"
+    damping = "50 N*s/m"
+
 Every problem raises :class:`~rigidparts.ModelError` naming the file, the line (TOML's own for
 syntax errors; otherwise found by scanning the text for the table and key) and the item at
 fault, e.g. ``model.toml:9: bodies.arm.lenght='1 m': unknown key ...``.
@@ -55,9 +63,9 @@ from .values import rpy
 
 __all__ = ["load_model", "model_from_dict"]
 
-TOP_LEVEL_KEYS = ("name", "gravity", "simulation", "bodies", "joints")
+TOP_LEVEL_KEYS = ("name", "gravity", "simulation", "bodies", "joints", "rods")
 REQUIRED_TOP_LEVEL_KEYS = ("bodies", "joints")
-SIMULATION_KEYS = ("duration", "timestep", "integrator")
+SIMULATION_KEYS = ("duration", "timestep", "integrator", "contacts")
 JOINT_KEYS = (
     "name",
     "type",
@@ -73,6 +81,8 @@ JOINT_KEYS = (
     "damping",
 )
 REQUIRED_JOINT_KEYS = ("name", "type", "parent", "child")
+ROD_KEYS = ("name", "frame_a", "frame_b", "rest_length", "stiffness", "damping")
+REQUIRED_ROD_KEYS = ("name", "frame_a", "frame_b")
 
 #: A key path in the file: ``("bodies", "arm", "length")``, ``("joints", 0, "axis")``.
 KeyPath = tuple[Any, ...]
@@ -93,7 +103,7 @@ def load_model(path: str | os.PathLike[str]) -> Model:
 
 def _decode(raw: bytes, source: str) -> str:
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is dropped
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ModelError("file", source, "is not UTF-8 text", source=source, line=line) from None
@@ -102,6 +112,14 @@ def _decode(raw: bytes, source: str) -> str:
 def _parse(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ModelError(
+            "toml",
+            source,
+            "is nested too deeply (arrays or inline tables inside one another, far beyond "
+            "what a model file needs)",
+            source=source,
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = re.search(r"line (\d+)", message)
@@ -147,6 +165,7 @@ def model_from_dict(
     _read_bodies(data["bodies"], model, errors)
     _read_joints(data["joints"], model, errors)
     _check_tree(model, errors)
+    _read_rods(data.get("rods", []), model, errors)
     return model
 
 
@@ -186,6 +205,10 @@ def _read_simulation(settings: Any, target: SimulationSettings, errors: _Errors)
             raise errors(path, parameter, value, f"unknown key (known: {known})")
         if key == "integrator":
             target.integrator = _integrator(path, parameter, value, errors)
+        elif key == "contacts":  # opt-in collisions between the bodies' geometry
+            if not isinstance(value, bool):
+                raise errors(path, parameter, value, "must be true or false")
+            target.contacts = value
         else:
             setattr(target, key, _seconds(path, parameter, value, errors))
 
@@ -231,7 +254,7 @@ def _read_body(name: str, table: Any, errors: _Errors) -> Component:
         raise errors(path, prefix, table, "must be a table of the body's keywords")
     spec = _body_spec(table.get("shape"), path, prefix, errors)
     _check_body_keys(table, spec, path, prefix, errors)
-    kwargs = {key: value for key, value in table.items() if key != "shape"}
+    kwargs = _body_keywords(table, spec, errors.source)
     try:
         return body_class(spec.name)(**kwargs)
     except ParameterError as exc:
@@ -239,6 +262,25 @@ def _read_body(name: str, table: Any, errors: _Errors) -> Component:
         raise errors.relocate(exc, (*path, key), f"{prefix}.{exc.parameter}") from None
     except (TypeError, ValueError) as exc:  # a value of the wrong kind the body did not name
         raise errors(path, prefix, kwargs, f"is not a valid {spec.name}: {exc}") from None
+
+
+def _body_keywords(
+    table: Mapping[str, Any], spec: ShapeSpec, source: str | None
+) -> dict[str, Any]:
+    """The class's keywords from a body table: a parameter's alias (``file`` for ``mesh``)
+    becomes its keyword, and a relative path (a parameter of kind ``path``) is taken relative
+    to the model file's folder."""
+    aliases = {alias: p.name for p in spec.params for alias in p.aliases}
+    paths = {p.name for p in spec.params if p.kind == "path"}
+    kwargs: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "shape":
+            continue
+        key = aliases.get(key, key)
+        if key in paths and isinstance(value, str) and source is not None:
+            value = str(Path(source).parent / value)  # an absolute value stays as it is
+        kwargs[key] = value
+    return kwargs
 
 
 def _body_spec(shape: Any, path: KeyPath, prefix: str, errors: _Errors) -> ShapeSpec:
@@ -254,6 +296,7 @@ def _check_body_keys(
 ) -> None:
     """Every key is ``shape`` or a keyword of the shape's class."""
     keywords = spec.signature_defaults()
+    keywords.update({alias: None for p in spec.params for alias in p.aliases})
     for key, value in table.items():
         if key != "shape" and key not in keywords:
             known = ", ".join(["shape", *keywords])
@@ -319,3 +362,32 @@ def _check_tree(model: Model, errors: _Errors) -> None:
         found = re.match(r"bodies\.([A-Za-z0-9_\-]+)", exc.parameter)
         path = ("bodies", found.group(1)) if found else ("joints",)
         raise errors.relocate(exc, path, exc.parameter) from None
+
+
+# -- [[rods]] --------------------------------------------------------------------------------
+
+
+def _read_rods(rods: Any, model: Model, errors: _Errors) -> None:
+    """Add the rods of the ``[[rods]]`` entries (optional) to ``model``."""
+    if isinstance(rods, Mapping) or not isinstance(rods, list):
+        first = next(iter(rods), None) if isinstance(rods, Mapping) else None
+        path = ("rods",) if first is None else ("rods", first)  # [rods.x] has no line of its own
+        raise errors(path, "rods", rods, "must be a list of rods ([[rods]] tables)")
+    for index, entry in enumerate(rods):
+        path = ("rods", index)
+        prefix = f"rods[{index}]"
+        if not isinstance(entry, Mapping):
+            raise errors(path, prefix, entry, "must be a table (a [[rods]] entry)")
+        for key, value in entry.items():
+            if key not in ROD_KEYS:
+                rule = f"unknown rod key (known: {', '.join(ROD_KEYS)})"
+                raise errors((*path, key), f"{prefix}.{key}", value, rule)
+        for key in REQUIRED_ROD_KEYS:
+            if key not in entry:
+                raise errors(path, f"{prefix}.{key}", None, f"every rod needs '{key}'")
+        try:
+            model.add_rod(**entry)
+        except ParameterError as exc:
+            found = re.match(r"rods\[\d+\]\.([A-Za-z_]+)", exc.parameter)
+            key = found.group(1) if found else None
+            raise errors.relocate(exc, (*path, key) if key else path, exc.parameter) from None

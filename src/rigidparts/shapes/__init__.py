@@ -20,6 +20,7 @@ from types import MappingProxyType
 from ..errors import ParameterError
 from ._spec import (
     COMMON_RULES,
+    RAW_KINDS,
     UNREPRESENTABLE_RULE,
     Param,
     Primitive,
@@ -34,6 +35,7 @@ from ._spec import (
 
 __all__ = [
     "COMMON_RULES",
+    "RAW_KINDS",
     "SHAPES",
     "UNREPRESENTABLE_RULE",
     "Param",

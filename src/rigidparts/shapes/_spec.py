@@ -35,6 +35,7 @@ from ..materials import DEFAULT_MATERIAL
 
 __all__ = [
     "COMMON_RULES",
+    "RAW_KINDS",
     "UNREPRESENTABLE_RULE",
     "Param",
     "Primitive",
@@ -47,8 +48,13 @@ __all__ = [
     "unrepresentable_parameter",
 ]
 
-ParamKind = Literal["length", "angle", "count", "path"]
-ExtraFrames = Literal["axial", "radial"]
+ParamKind = Literal["length", "angle", "count", "path", "text"]
+ExtraFrames = Literal["axial", "radial", "named"]
+
+#: Kinds of parameter that are not quantities: passed to the shape as given (a path or a
+#: ``trimesh.Trimesh``; a text such as a unit name), never converted by :mod:`rigidparts.units`.
+#: The shape's own ``check`` and general form validate them.
+RAW_KINDS = frozenset({"path", "text"})
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,8 @@ class Param:
     default: Any
     help: str
     kind: ParamKind = "length"
+    #: Other keys that mean this parameter in model files (``file`` for a mesh's ``mesh``).
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,10 +174,17 @@ class ShapeSpec:
     end_frame : the parameter whose value places ``frame_b`` at ``value * e_axis``, or None for
         no frame_b.
     extra_frames : ``"axial"`` (offsets along the axis), ``"radial"`` (``(radius, angle)``
-        pairs about the axis), or None (no ``extra_frames`` keyword).
+        pairs about the axis), ``"named"`` (the ``frames`` keyword: ``{name: position}`` or
+        ``{name: {"position": ..., "rotation": ...}}`` in frame_a; needs no axis), or None.
+    command : the command-line command (default ``name``; differs where the name is taken by
+        another command, as ``mesh``).
     mesh : ``mesh(dimensions, sections) -> trimesh.Trimesh`` in C (imports trimesh itself).
     primitive : ``primitive(dimensions) -> Primitive | None``: the native primitive that is
         exactly this body (a solid box or cylinder), None when it needs a mesh.
+    example : the keywords of a representative body beyond the defaults (a mapping, or a
+        function returning one, called only when asked, so that a shape may build a heavy value
+        such as a ``trimesh.Trimesh`` lazily); needed where a parameter has no usable default
+        (a mesh body's file). :meth:`example_kwargs` merges it over :attr:`defaults`.
     """
 
     name: str
@@ -185,6 +200,8 @@ class ShapeSpec:
     extra_frames: ExtraFrames | None = "axial"
     mesh: Callable[[Mapping[str, float], int], Any] | None = None
     primitive: Callable[[Mapping[str, float]], Primitive | None] | None = None
+    command: str = ""
+    example: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None
     all_rules: tuple[Rule, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -198,9 +215,11 @@ class ShapeSpec:
                 raise TypeError(f"shape {self.name!r}: rule names unknown {rule.parameter!r}")
         if self.end_frame is not None and self.end_frame not in names:
             raise TypeError(f"shape {self.name!r}: end_frame {self.end_frame!r} is no parameter")
-        if self.extra_frames is not None and not self.axis:
+        if self.extra_frames in ("axial", "radial") and not self.axis:
             raise TypeError(f"shape {self.name!r}: extra frames need an axis")
         object.__setattr__(self, "all_rules", self.rules + COMMON_RULES)
+        if not self.command:
+            object.__setattr__(self, "command", self.name)
 
     # -- derived -----------------------------------------------------------------------------
 
@@ -219,6 +238,18 @@ class ShapeSpec:
         """1 for the axial closed forms (batch-compilable), 2 for the general form."""
         return 1 if self.closed_form is not None else 2
 
+    @property
+    def frames_keyword(self) -> str:
+        """The keyword of the user's extra frames: ``frames`` (named) or ``extra_frames``."""
+        return "frames" if self.extra_frames == "named" else "extra_frames"
+
+    def example_kwargs(self) -> dict[str, Any]:
+        """The dimensions of a representative body (SI, or as the shape takes them): the
+        defaults with :attr:`example` over them. ``body_class(spec.name)(**spec.example_kwargs())``
+        builds it for every registered shape; tests and documentation loop over it."""
+        extra = self.example() if callable(self.example) else self.example
+        return {**self.defaults, **dict(extra or {})}
+
     def common_code(self, name: str) -> int:
         """The error code of a common rule (:data:`COMMON`: ``"density"``, ``"mass"``,
         ``"frame"`` (the first frame rule), ``"unrepresentable"``)."""
@@ -227,7 +258,8 @@ class ShapeSpec:
     def options(self) -> dict[str, Any]:
         """The keywords beyond the dimensions and their defaults, in signature order: ``axis``,
         ``rotate90``, ``height_direction``, ``material``, ``density``, ``mass``,
-        ``extra_frames`` as this shape takes them."""
+        ``extra_frames`` (or ``frames``: named frames, default None) as this shape takes
+        them."""
         out: dict[str, Any] = {}
         if self.axis:
             out["axis"] = (1, 0, 0)
@@ -235,7 +267,9 @@ class ShapeSpec:
             out["rotate90"] = False
             out["height_direction"] = None
         out.update(material=DEFAULT_MATERIAL, density=None, mass=None)
-        if self.extra_frames is not None:
+        if self.extra_frames == "named":
+            out["frames"] = None
+        elif self.extra_frames is not None:
             out["extra_frames"] = ()
         return out
 

@@ -62,10 +62,7 @@ def check_animation_path(path: Any) -> Path:
             str(path),
             "writing .mp4 needs an ffmpeg encoder: pip install imageio-ffmpeg, or write a .gif",
         )
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ParameterError("animate", str(path), f"folder {folder} does not exist")
-    return target
+    return target  # a missing folder is created when the file is written (fileio.atomic_path)
 
 
 def frame_samples(time: np.ndarray, fps: float, max_frames: int) -> tuple[np.ndarray, float]:

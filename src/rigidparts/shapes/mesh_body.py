@@ -1,0 +1,275 @@
+"""A body from a CAD file: the solid bounded by a closed triangle mesh (tier 2).
+
+Parameters: ``mesh`` (kind ``path``: a file path, STL binary or ASCII, OBJ, PLY, OFF, glTF/GLB,
+read with trimesh, or a ``trimesh.Trimesh``) and ``units`` (kind ``text``: the length unit of
+the file's coordinates, ``"mm"``, ``"m"``, ``"in"``, ...). STL, OBJ, PLY, OFF and a Trimesh carry
+no unit, so for them ``units`` is required; glTF is in metres by its specification.
+
+The canonical frame C is frame_a: the file's origin and axes (no axis, no frame_b; user-named
+frames through ``frames=``). The mass properties are the exact integrals over the solid the
+mesh bounds (:mod:`rigidparts.polyhedron`), in the file's unit, then scaled to SI: volume
+``f^3 V``, centroid ``f c``, second moment ``f^5 S`` for a unit of ``f`` metres.
+
+The mesh is checked, not trusted: a missing, unreadable or empty file, non-finite coordinates,
+an open surface, inconsistent winding, an inward-facing surface (negative volume) and a
+degenerate one (no volume) are each a :class:`~rigidparts.errors.ParameterError` naming the file
+and the defect. A file is read and checked once (cached by its path, size and modification
+time).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..inertia import MassProperties
+from ..polyhedron import MeshDefect, PolyhedronIntegrals, check_closed, integrals, merge_exact
+from ..units import to_si
+from ._spec import Param, Rule, ShapeSpec, register, rule_codes
+
+__all__ = ["FORMATS", "SPEC", "check", "example", "general_form", "load", "mesh"]
+
+#: Suffix -> (format name, its length unit or None when the format carries none).
+FORMATS: dict[str, tuple[str, str | None]] = {
+    ".stl": ("STL", None),
+    ".obj": ("OBJ", None),
+    ".ply": ("PLY", None),
+    ".off": ("OFF", None),
+    ".gltf": ("glTF", "m"),
+    ".glb": ("glTF (GLB)", "m"),
+}
+
+RULES = (
+    Rule(
+        "mesh",
+        "must be a mesh file (STL, OBJ, PLY, OFF, glTF/GLB: a path) or a trimesh.Trimesh; "
+        "it has no default",
+    ),
+    Rule("units", "must be a length unit such as 'mm', 'm' or 'in' (the file's coordinates)"),
+)
+MESH_GIVEN, UNITS_VALID = rule_codes(RULES)
+
+
+def _is_trimesh(value: Any) -> bool:
+    return hasattr(value, "vertices") and hasattr(value, "faces") and not isinstance(value, str)
+
+
+def _unit_factor(units: Any) -> float | None:
+    """Metres per unit of ``units`` (a length unit name), None when it is none."""
+    if not isinstance(units, str) or not units.strip() or units.strip()[0].isdigit():
+        return None
+    try:
+        factor = to_si("units", f"1 {units.strip()}", "length")
+    except ParameterError:
+        return None
+    return factor if 0.0 < factor < math.inf else None
+
+
+def check(mesh: Any, units: Any) -> int:
+    """0, or the code of the first broken rule (Python only: a tier-2 shape is never
+    compiled). The file itself is checked when it is read (:func:`load`)."""
+    if not (isinstance(mesh, str | os.PathLike) or _is_trimesh(mesh)) or mesh == "":
+        return MESH_GIVEN
+    if units is not None and _unit_factor(units) is None:
+        return UNITS_VALID
+    return 0
+
+
+@dataclass(frozen=True)
+class LoadedMesh:
+    """A checked mesh: ``vertices`` (n, 3) in the file's unit, ``faces`` (m, 3), ``factor``
+    (metres per file unit), the file's integrals (file units) and its format's name."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    factor: float
+    integrals: PolyhedronIntegrals
+    format: str
+
+
+_CACHE: OrderedDict[tuple[Any, ...], LoadedMesh] = OrderedDict()
+_CACHE_SIZE = 8
+
+
+def _shown(source: Any) -> Any:
+    return os.fspath(source) if isinstance(source, os.PathLike) else source
+
+
+def _read_file(path: Path, suffix: str, source: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+    from ._meshing import trimesh_module
+
+    trimesh = trimesh_module()
+    kind = FORMATS[suffix][0]
+    try:
+        loaded = trimesh.load(str(path), force="mesh", process=False)
+    except Exception as exc:  # trimesh raises many kinds for a corrupt file
+        detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+        rule = f"cannot be read as {kind}: {detail}"
+        raise ParameterError("mesh", _shown(source), rule) from None
+    if not _is_trimesh(loaded):
+        raise ParameterError("mesh", _shown(source), f"holds no triangle mesh ({kind})")
+    return np.asarray(loaded.vertices), np.asarray(loaded.faces), getattr(loaded, "units", None)
+
+
+def load(source: Any, units: Any) -> LoadedMesh:
+    """The checked mesh of ``source`` (a path or a Trimesh) with coordinates in ``units``;
+    ParameterError naming ``mesh`` (the file and its defect) or ``units``."""
+    if _is_trimesh(source):
+        key = None
+        kind = "trimesh.Trimesh"
+        native = getattr(source, "units", None)
+        if units is None and native is None:
+            raise ParameterError(
+                "units",
+                None,
+                "must be given for a trimesh.Trimesh: its coordinates carry no unit (e.g. "
+                "units='mm')",
+            )
+        raw = (np.asarray(source.vertices), np.asarray(source.faces))
+    else:
+        path = Path(source)
+        suffix = path.suffix.lower()
+        if suffix not in FORMATS:
+            raise ParameterError(
+                "mesh",
+                _shown(source),
+                f"must be a file ending in {', '.join(FORMATS)} (the format is the suffix)",
+            )
+        kind, native = FORMATS[suffix]
+        if units is None and native is None:
+            raise ParameterError(
+                "units",
+                None,
+                f"must be given for {kind} files such as {_shown(source)!r}: {kind} carries no "
+                "length unit (give the unit the part was drawn in, e.g. units='mm')",
+            )
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            raise ParameterError(
+                "mesh", _shown(source), f"cannot be read: {exc.strerror or exc}"
+            ) from None
+        if not path.is_file():
+            raise ParameterError("mesh", _shown(source), "is not a file")
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, units)
+        found = _CACHE.get(key)
+        if found is not None:
+            _CACHE.move_to_end(key)
+            return found
+        raw = None
+    factor = _unit_factor(units if units is not None else native)
+    if factor is None:
+        raise ParameterError("units", units, RULES[UNITS_VALID - 1].text)
+    if raw is None:
+        vertices, faces, _ = _read_file(path, suffix, source)
+    else:
+        vertices, faces = raw
+    loaded = _checked(source, kind, vertices, faces, factor)
+    if key is not None:
+        _CACHE[key] = loaded
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return loaded
+
+
+def _checked(source: Any, kind: str, vertices: Any, faces: Any, factor: float) -> LoadedMesh:
+    shown = _shown(source) if not _is_trimesh(source) else "trimesh.Trimesh"
+
+    def defect(text: str) -> ParameterError:
+        return ParameterError("mesh", shown, text)
+
+    try:
+        vertices = np.array(vertices, dtype=np.float64)
+        faces = np.array(faces, dtype=np.int64)
+    except (TypeError, ValueError):
+        raise defect("holds vertices or triangles that are not numbers") from None
+    if vertices.ndim != 2 or vertices.shape[1] != 3 or faces.ndim != 2 or faces.shape[1] != 3:
+        raise defect(f"holds no triangles ({kind}: {len(faces)} faces)")
+    if len(faces) == 0:
+        raise defect(f"holds no triangles ({kind})")
+    if not np.all(np.isfinite(vertices)):
+        bad = int(np.count_nonzero(~np.all(np.isfinite(vertices), axis=1)))
+        raise defect(f"has {bad} vertices with non-finite coordinates (nan or inf)")
+    if faces.min() < 0 or faces.max() >= len(vertices):
+        raise defect("has triangles that name vertices it does not have")
+    vertices, faces = merge_exact(vertices, faces)
+    try:
+        check_closed(faces, len(vertices))
+        found = integrals(vertices, faces)
+    except MeshDefect as exc:
+        raise defect(str(exc)) from None
+    return LoadedMesh(vertices, faces, factor, found, kind)
+
+
+def general_form(dimensions: Mapping[str, Any], density: float) -> tuple[float, MassProperties]:
+    """``(volume m^3, MassProperties in C = frame_a)``: the exact integrals of the solid,
+    scaled from the file's unit to metres."""
+    loaded = load(dimensions["mesh"], dimensions["units"])
+    f = loaded.factor
+    poly = loaded.integrals
+    volume = poly.volume * f**3
+    mass = density * volume
+    inertia = poly.inertia(density * f**5)
+    return volume, MassProperties(mass, poly.centroid * f, inertia)
+
+
+def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
+    """The checked mesh as a ``trimesh.Trimesh`` in C = frame_a, metres (``sections`` is
+    unused: the file is the surface)."""
+    from ._meshing import trimesh_module
+
+    trimesh = trimesh_module()
+    loaded = load(dimensions["mesh"], dimensions["units"])
+    return trimesh.Trimesh(
+        vertices=loaded.vertices * loaded.factor, faces=loaded.faces, process=False
+    )
+
+
+def example() -> dict[str, Any]:
+    """A representative mesh body that needs no file: a closed 1 m x 0.5 m x 0.25 m cuboid
+    centred on frame_a, as a ``trimesh.Trimesh`` in metres (trimesh imported only here)."""
+    from ._meshing import trimesh_module
+
+    trimesh = trimesh_module()
+    return {"mesh": trimesh.creation.box(extents=(1.0, 0.5, 0.25)), "units": "m"}
+
+
+SPEC = register(
+    ShapeSpec(
+        name="mesh",
+        summary="a body from a CAD file: the solid bounded by a closed triangle mesh",
+        params=(
+            Param(
+                "mesh",
+                None,
+                "the mesh file (STL, OBJ, PLY, OFF, glTF/GLB) or a trimesh.Trimesh",
+                kind="path",
+                aliases=("file",),
+            ),
+            Param(
+                "units",
+                None,
+                "length unit of the file's coordinates (mm, m, in, ...); required but for glTF",
+                kind="text",
+            ),
+        ),
+        rules=RULES,
+        check=check,
+        general_form=general_form,
+        axis=False,
+        end_frame=None,
+        extra_frames="named",
+        mesh=mesh,
+        primitive=None,
+        command="meshbody",
+        example=example,
+    )
+)

@@ -1,0 +1,543 @@
+"""Nothing lost, nothing clobbered, nothing opened up (issue 14, items 3 to 7 and Ctrl-C):
+
+- ``export`` refuses to write over its own input and a suffix that names another format;
+- an export is all or nothing (staged beside the target, moved into place last), also when it
+  fails, is interrupted by Ctrl-C or killed by SIGTERM half way through;
+- an overwritten file keeps its mode, a symlink is written through, a read-only file is
+  refused unless ``--force``;
+- every output path is checked before any work; a missing folder is created;
+- errors name the user's path, never a temporary one;
+- Ctrl-C (also one a library swallows) and SIGTERM stop with one line and 130 / 143.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import rigidparts as rp
+from rigidparts import fileio
+from rigidparts.commands import main
+from rigidparts.export import export
+
+PYTHON = sys.executable
+
+MODEL = """\
+[bodies.arm]
+shape = "box"
+length = 0.5
+width = 0.05
+height = 0.05
+
+[bodies.bob]
+shape = "cone"
+length = 0.1
+radius_a = 0.05
+radius_b = 0.02
+inner_radius_a = 0.01
+
+[bodies.tip]
+shape = "cone"
+length = 0.05
+radius_a = 0.02
+radius_b = 0.0
+
+[[joints]]
+name = "hinge"
+type = "revolute"
+parent = "world"
+child = "arm.frame_a"
+axis = [0, 1, 0]
+
+[[joints]]
+name = "fix"
+type = "fixed"
+parent = "arm.frame_b"
+child = "bob.frame_a"
+
+[[joints]]
+name = "fix2"
+type = "fixed"
+parent = "bob.frame_b"
+child = "tip.frame_a"
+"""
+
+
+def chain_model(count: int) -> str:
+    """A chain of ``count`` hollow cones (all exported as meshes)."""
+    parts = [
+        f'[bodies.b{i}]\nshape = "cone"\nlength = 0.1\nradius_a = 0.02\nradius_b = 0.01\n'
+        "inner_radius_a = 0.005\n"
+        for i in range(count)
+    ]
+    for i in range(count):
+        parent = "world" if i == 0 else f"b{i - 1}.frame_b"
+        parts.append(
+            f'[[joints]]\nname = "j{i}"\ntype = "revolute"\nparent = "{parent}"\n'
+            f'child = "b{i}.frame_a"\naxis = [0, 1, 0]\n'
+        )
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def model_file(tmp_path: Path) -> Path:
+    path = tmp_path / "model.toml"
+    path.write_text(MODEL, encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ") and "Traceback" not in err
+    return lines[0]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (relative path -> bytes)."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def hidden_entries(folder: Path) -> list[str]:
+    """Temporary files or folders left behind (their names start with a dot)."""
+    return sorted(p.name for p in folder.rglob(".*"))
+
+
+# -- 3. export never overwrites its input; the suffix agrees with --format -------------------
+
+
+def test_export_refuses_its_own_input(capsys, model_file: Path, tmp_path: Path) -> None:
+    before = model_file.read_bytes()
+    link = tmp_path / "link.toml"
+    link.symlink_to(model_file)
+    for output in (model_file, link, tmp_path / "." / "model.toml"):
+        code, out, err = run(capsys, "export", model_file, "-o", output, "--format", "mjcf")
+        assert code == 2 and out == ""
+        assert "model file" in one_error(err)
+        assert model_file.read_bytes() == before
+    # and the other way round: the input given through a symlink
+    code, _, err = run(capsys, "export", link, "-o", model_file, "--format", "urdf")
+    assert code == 2 and "model file" in one_error(err)
+    assert model_file.read_bytes() == before and hidden_entries(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"), [("x.urdf", "sdf"), ("x.sdf", "mjcf"), ("x.xml", "urdf"), ("x.MJCF", "sdf")]
+)
+def test_export_refuses_a_suffix_of_another_format(
+    capsys, model_file: Path, tmp_path: Path, name: str, fmt: str
+) -> None:
+    code, out, err = run(capsys, "export", model_file, "-o", tmp_path / name, "--format", fmt)
+    assert code == 2 and out == ""
+    line = one_error(err)
+    assert "format" in line and "contradicts" in line
+    assert not (tmp_path / name).exists()
+    with pytest.raises(rp.ParameterError, match="contradicts the suffix"):
+        export(rp.load_model(model_file), tmp_path / name, fmt)
+
+
+def test_a_suffix_of_no_format_takes_the_given_format(model_file: Path, tmp_path: Path) -> None:
+    text = export(rp.load_model(model_file), tmp_path / "robot.txt", "urdf")
+    assert (tmp_path / "robot.txt").read_text(encoding="utf-8") == text and "<robot" in text
+
+
+# -- 4. all or nothing --------------------------------------------------------------------------
+
+
+def test_a_failed_export_leaves_the_old_one(
+    monkeypatch, capsys, model_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "robot.urdf"
+    export(rp.load_model(model_file), out, sections=16)
+    old = snapshot(tmp_path)
+    assert "robot_meshes/bob.obj" in old and "robot_meshes/tip.obj" in old
+
+    from rigidparts.export import _common
+
+    written: list[str] = []
+    real = _common.mesh_obj_bytes
+
+    def fails_on_the_second(mesh):
+        written.append("mesh")
+        if len(written) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(mesh)
+
+    monkeypatch.setattr(_common, "mesh_obj_bytes", fails_on_the_second)
+    code, _, err = run(capsys, "export", model_file, "-o", out, "--sections", "32")
+    assert code == 2
+    assert one_error(err) == f"error: {out}: No space left on device"
+    assert snapshot(tmp_path) == old  # the old model file and every old mesh, unchanged
+    assert hidden_entries(tmp_path) == []
+
+
+def test_export_keeps_other_files_in_the_mesh_folder(model_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "robot.sdf"
+    model = rp.load_model(model_file)
+    export(model, out, sections=16)
+    (tmp_path / "robot_meshes" / "notes.txt").write_text("mine", encoding="utf-8")
+    export(model, out, sections=24)
+    assert (tmp_path / "robot_meshes" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / "robot_meshes" / "bob.obj").read_bytes() != b""
+    assert hidden_entries(tmp_path) == []
+
+
+def test_a_failed_final_rename_puts_the_old_meshes_back(
+    monkeypatch, model_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "robot.urdf"
+    model = rp.load_model(model_file)
+    export(model, out, sections=16)
+    old = snapshot(tmp_path)
+    real_replace = os.replace
+
+    def refuse_the_model_file(source, destination, *args, **kwargs):
+        if Path(destination) == out:
+            raise PermissionError(errno.EACCES, "Permission denied", str(source))
+        return real_replace(source, destination, *args, **kwargs)
+
+    monkeypatch.setattr(fileio.os, "replace", refuse_the_model_file)
+    with pytest.raises(PermissionError) as info:
+        export(model, out, sections=32)
+    assert info.value.filename == str(out)  # the user's path, not the staged one
+    assert snapshot(tmp_path) == old and hidden_entries(tmp_path) == []
+
+
+def _writing_meshes(folder: Path) -> bool:
+    """Whether a mesh is being written under a temporary name (or in a temporary folder)."""
+    return any(
+        any(part.startswith(".") for part in p.relative_to(folder).parts)
+        for p in folder.rglob("*.obj")
+    )
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_killed_export_leaves_the_old_or_the_new_one(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    """A big export interrupted while its files are being written: afterwards the folder
+    holds exactly the old export or exactly the new one, and no temporary file."""
+    model_file = tmp_path / "chain.toml"
+    model_file.write_text(chain_model(150), encoding="utf-8")
+    model = rp.load_model(model_file)
+    new_dir = tmp_path / "new"
+    new_dir.mkdir()
+    export(model, new_dir / "chain.urdf", sections=128)
+    new = snapshot(new_dir)
+    work = tmp_path / "work"
+    work.mkdir()
+    export(model, work / "chain.urdf", sections=16)
+    old = snapshot(work)
+    assert old != new
+
+    argv = [PYTHON, "-m", "rigidparts.commands", "export", str(model_file)]
+    argv += ["-o", str(work / "chain.urdf"), "--sections", "128"]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if _writing_meshes(work):
+                break
+            time.sleep(0.002)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    after = snapshot(work)
+    assert after in (old, new), "a mix of the old and the new export"
+    assert hidden_entries(work) == []
+    if after == old:  # stopped before the commit: the signal was handled
+        assert process.returncode == status
+        assert err.strip().splitlines()[-1] in ("error: interrupted", "error: terminated")
+        assert "Traceback" not in err
+
+
+# -- 5. modes, symlinks, read-only files -------------------------------------------------------
+
+
+def _writers(model_file: Path, tmp_path: Path):
+    """(suffix, command line writing to {out}) for each command that writes a file."""
+    return [
+        (".urdf", ["export", model_file, "-o", "{out}"]),
+        (".stl", ["mesh", "box", "-o", "{out}"]),
+        (".obj", ["mesh", "cone", "--sections", "8", "-o", "{out}"]),
+        (".png", ["view", "box", "-o", "{out}", "--size", "200x150"]),
+    ]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_an_overwritten_file_keeps_its_mode(capsys, model_file, tmp_path, index) -> None:
+    suffix, argv = _writers(model_file, tmp_path)[index]
+    out = tmp_path / f"out{suffix}"
+    out.write_bytes(b"old")
+    out.chmod(0o600)
+    code, _, err = run(capsys, *[str(a).format(out=out) for a in argv])
+    assert code == 0, err
+    assert out.read_bytes() != b"old"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert hidden_entries(tmp_path) == []
+
+
+def test_a_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
+    mask = os.umask(0o027)
+    try:
+        fileio.atomic_write(tmp_path / "new.txt", "x")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_symlink_is_written_through(capsys, model_file, tmp_path, index) -> None:
+    suffix, argv = _writers(model_file, tmp_path)[index]
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    real = real_dir / f"target{suffix}"
+    real.write_bytes(b"old")
+    link = tmp_path / f"link{suffix}"
+    link.symlink_to(real)
+    code, _, err = run(capsys, *[str(a).format(out=link) for a in argv])
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == real
+    assert real.read_bytes() != b"old"
+    if suffix == ".urdf":  # the meshes sit beside the file the model file really is
+        assert (real_dir / "link_meshes" / "bob.obj").is_file()
+        assert "link_meshes/bob.obj" in real.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_read_only_file_is_refused_unless_forced(capsys, model_file, tmp_path, index) -> None:
+    suffix, argv = _writers(model_file, tmp_path)[index]
+    out = tmp_path / f"locked{suffix}"
+    out.write_bytes(b"old")
+    out.chmod(0o444)
+    argv = [str(a).format(out=out) for a in argv]
+    code, stdout, err = run(capsys, *argv)
+    assert code == 2 and stdout == ""
+    line = one_error(err)
+    assert str(out) in line and "read-only" in line and "--force" in line
+    assert out.read_bytes() == b"old"
+    code, _, err = run(capsys, *argv, "--force")
+    assert code == 0, err
+    assert out.read_bytes() != b"old"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o444  # forced, yet its mode kept
+    assert hidden_entries(tmp_path) == []
+
+
+def test_library_writes_refuse_read_only_files(model_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "locked.urdf"
+    out.write_text("old", encoding="utf-8")
+    out.chmod(0o444)
+    model = rp.load_model(model_file)
+    with pytest.raises(PermissionError, match="read-only"):
+        export(model, out)
+    assert out.read_text(encoding="utf-8") == "old"
+    export(model, out, force=True)
+    assert "<robot" in out.read_text(encoding="utf-8")
+
+
+# -- 6. outputs checked before any work; missing folders made ---------------------------------
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any attempt at the work fails the test: loading a model, meshing a body, simulating."""
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the work started before the output was checked")
+
+    import rigidparts.mesh
+    import rigidparts.model
+
+    monkeypatch.setattr(rigidparts.model, "load_model", forbidden)
+    monkeypatch.setattr(rigidparts.mesh, "body_mesh", forbidden)
+    monkeypatch.setattr(rp.Component, "mesh", forbidden)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "{model}", "-o", "{folder}"],
+        ["simulate", "{model}", "-o", "{tmp}/ok.csv", "--animate", "{folder_gif}"],
+        ["simulate", "{model}", "-o", "{tmp}/ok.csv", "--animate", "{file}/x.gif"],
+        ["simulate", "{model}", "-o", "{model}"],
+        ["export", "{model}", "-o", "{folder_urdf}"],
+        ["export", "{model}", "-o", "{file}/x.urdf"],
+        ["mesh", "box", "-o", "{folder_stl}"],
+        ["view", "box", "-o", "{folder_png}"],
+        ["view", "{model}", "-o", "{folder_png}"],
+    ],
+)
+def test_outputs_are_checked_before_any_work(capsys, tmp_path, model_file, no_work, argv):
+    names = {"tmp": tmp_path, "model": model_file, "file": tmp_path / "plain.txt"}
+    (tmp_path / "plain.txt").write_text("x", encoding="utf-8")
+    for key, name in [
+        ("folder", "out"),
+        ("folder_gif", "anim.gif"),
+        ("folder_urdf", "robot.urdf"),
+        ("folder_stl", "m.stl"),
+        ("folder_png", "p.png"),
+    ]:
+        (tmp_path / name).mkdir()
+        names[key] = tmp_path / name
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and out == ""
+    line = one_error(err)
+    assert "folder" in line or "model file" in line
+    assert snapshot(tmp_path) == before  # ok.csv not written either
+
+
+def test_missing_folders_are_made(capsys, model_file: Path, tmp_path: Path) -> None:
+    outputs = [
+        ("export", model_file, "-o", tmp_path / "out" / "deep" / "pendulum.sdf"),
+        ("mesh", "cone", "--sections", "8", "-o", tmp_path / "meshes" / "cone.obj"),
+        ("view", "box", "--size", "200x150", "-o", tmp_path / "pictures" / "box.png"),
+    ]
+    for argv in outputs:
+        code, _, err = run(capsys, *argv)
+        assert code == 0, err
+        assert Path(argv[-1]).is_file()
+    assert (tmp_path / "out" / "deep" / "pendulum_meshes" / "bob.obj").is_file()
+
+
+@pytest.mark.skipif(__import__("importlib").util.find_spec("mujoco") is None, reason="needs MuJoCo")
+def test_simulate_makes_the_csv_folder(capsys, model_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs" / "one.csv"
+    code, _, err = run(capsys, "simulate", model_file, "--duration", "0.01", "-q", "-o", out)
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8").startswith("time,")
+
+
+# -- 7. messages name the user's path ---------------------------------------------------------
+
+
+def test_no_space_names_the_users_file(monkeypatch, capsys, tmp_path: Path) -> None:
+    def full(path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fileio, "_fsync", full)
+    out = tmp_path / "part.stl"
+    code, _, err = run(capsys, "mesh", "box", "-o", out)
+    assert code == 2
+    assert one_error(err) == f"error: {out}: No space left on device"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_rename_names_the_users_file(monkeypatch, tmp_path: Path) -> None:
+    def refuse(source, destination):
+        raise PermissionError(errno.EACCES, "Permission denied", str(source))
+
+    monkeypatch.setattr(fileio.os, "replace", refuse)
+    with pytest.raises(PermissionError) as info:
+        fileio.atomic_write(tmp_path / "a.csv", "x")
+    assert info.value.filename == str(tmp_path / "a.csv")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_as_output_names_it(capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "adir.stl"
+    folder.mkdir()
+    code, _, err = run(capsys, "mesh", "box", "-o", folder)
+    line = one_error(err)
+    assert code == 2 and str(folder) in line and "is a folder" in line
+    assert ".tmp" not in line and list(folder.iterdir()) == []
+    with pytest.raises(IsADirectoryError) as info:
+        fileio.atomic_write(folder, "x")
+    assert info.value.filename == str(folder)
+
+
+def test_an_error_inside_a_write_removes_the_temporary_file(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError), fileio.atomic_path(tmp_path / "x.png") as tmp:
+        tmp.write_bytes(b"half")
+        raise RuntimeError("the writer failed")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- Ctrl-C and SIGTERM -------------------------------------------------------------------------
+
+#: Runs the command line after its imports and says so on stderr ("ready"), so the signal
+#: lands in the command itself (the console script's own start-up is not this test's).
+_LAUNCH = textwrap.dedent(
+    """
+    import sys
+    from rigidparts.commands import main
+    print("ready", file=sys.stderr, flush=True)
+    sys.exit(main(sys.argv[1:]))
+    """
+)
+
+
+def _signal_after_ready(argv: list[str], signum: int, delay: float) -> tuple[int, str]:
+    process = subprocess.Popen(
+        [PYTHON, "-c", _LAUNCH, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().strip() == "ready"
+        time.sleep(delay)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0])
+def test_ctrl_c_during_mesh_stops_with_130(tmp_path: Path, delay: float) -> None:
+    """Ctrl-C while trimesh is imported (it catches BaseException around some imports) or
+    while the mesh is built: exit status 130, one line, no file."""
+    out = tmp_path / "big.stl"
+    argv = ["mesh", "cone", "--sections", "60000", "--inner-radius-a", "0.1", "-o", str(out)]
+    status, err = _signal_after_ready(argv, signal.SIGINT, delay)
+    assert status == 130, err
+    assert err.strip() == "error: interrupted"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_during_mesh_stops_with_143(tmp_path: Path) -> None:
+    out = tmp_path / "big.obj"
+    argv = ["mesh", "cone", "--sections", "60000", "--inner-radius-a", "0.1", "-o", str(out)]
+    status, err = _signal_after_ready(argv, signal.SIGTERM, 0.5)
+    assert status == 143, err
+    assert err.strip() == "error: terminated"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_swallowed_ctrl_c_is_not_success(monkeypatch, capsys, tmp_path: Path) -> None:
+    """A library that catches KeyboardInterrupt cannot turn Ctrl-C into exit status 0: the
+    command fails with 130 and commits no file."""
+    import rigidparts.mesh
+
+    real = rigidparts.mesh.body_mesh
+
+    def swallowing(body, **kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs here
+        except KeyboardInterrupt:
+            pass  # what trimesh does around some of its imports
+        return real(body, **kwargs)
+
+    monkeypatch.setattr(rigidparts.mesh, "body_mesh", swallowing)
+    code, out, err = run(capsys, "mesh", "box", "-o", tmp_path / "b.stl")
+    assert code == 130 and out == ""
+    assert one_error(err) == "error: interrupted"
+    assert list(tmp_path.iterdir()) == []
