@@ -1,6 +1,6 @@
 """The rigidparts benchmark suite: one command, writes a table, a JSON file and plots.
 
-    python benchmarks/run.py            # full: more rounds, dask over 1e8 rows (a few minutes)
+    python benchmarks/run.py            # full: more rounds (a few minutes)
     python benchmarks/run.py --quick    # the same figures, fewer rounds (under two minutes)
 
 Writes ``benchmarks/results/results.md`` (a summary table of issue 15's figures, each beside
@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     results["memory"] = throughput.memory()
     try:
         results["dask"] = throughput.dask_check()
-        results["dask_reduction"] = throughput.dask_reduction(10**7 if quick else 10**8)
+        results["dask_reduction"] = throughput.dask_reduction(10**8)
     except ImportError:
         results["dask"] = results["dask_reduction"] = None
     print("big models ...", file=sys.stderr)

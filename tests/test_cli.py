@@ -984,3 +984,26 @@ def test_mesh_and_view_of_a_body_from_a_file(capsys, tmp_path) -> None:
                          "--size", "200x150", "--report-units", "mm,g")  # fmt: skip
     assert code == 0 and err == "" and picture.stat().st_size > 0
     assert "centre of mass [5, 10, 15] mm" in out
+
+
+def test_a_reader_that_leaves_early_is_no_error() -> None:
+    """``rigidparts box --json | head -1``: the closed pipe ends the command quietly (status
+    0, nothing on stderr). The reader's end is closed before the command writes, so every
+    write meets the broken pipe."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "rigidparts.commands", "box", "--json"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 0

@@ -260,8 +260,9 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
             e0, e1, e2, frame[1, 0], frame[1, 1], frame[1, 2], frame[2, 0], frame[2, 1],
             frame[2, 2],
         )  # fmt: skip
-        constant_source = source.strides[0] == 0
-        if constant_source:  # a scalar density or mass, broadcast: fill once as well
+        # One value for every row (a scalar density or mass, passed as one element): fill once.
+        constant_source = source.shape[0] == 1
+        if constant_source:
             g[:] = source[0]
             if not by_mass:
                 x[arity, :] = source[0]
@@ -270,9 +271,13 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
         for start in range(row_start, row_stop, chunk):
             m = min(chunk, row_stop - start)
             for k in range(arity):
-                column = dims[k]
-                for j in range(m):
-                    x[k, j] = column[start + j]
+                column = dims[k]  # contiguous: a plain vectorised copy
+                if column.shape[0] == 1:  # one value for every row: filled once
+                    if start == row_start:
+                        x[k, :] = column[0]
+                else:
+                    for j in range(m):
+                        x[k, j] = column[start + j]
             if not constant_source:
                 for j in range(m):
                     g[j] = source[start + j]
@@ -413,11 +418,11 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
         kernel.__qualname__ = f"{spec.name}_rows_unregistered"
     kernel.__name__ = kernel.__qualname__
 
-    f64_1d = types.Array(types.float64, 1, "A", readonly=True)
+    c64_1d = types.Array(types.float64, 1, "C", readonly=True)
     f64_2d = types.Array(types.float64, 2, "A", readonly=True)
     bool_1d = types.Array(types.boolean, 1, "A", readonly=True)
     signature = types.int64(
-        types.UniTuple(f64_1d, arity), f64_1d, types.boolean,
+        types.UniTuple(c64_1d, arity), c64_1d, types.boolean,
         f64_2d, f64_2d, bool_1d,
         types.Array(types.float64, 2, "C", readonly=True), types.int64, types.boolean,
         types.boolean,
@@ -500,12 +505,28 @@ def _thread_pool() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
+def _contiguous(column: np.ndarray) -> np.ndarray:
+    """``column`` (N,) as the kernel takes it: itself when contiguous, its one value when it
+    repeats one (stride 0), else a contiguous copy (a strided view of a larger array)."""
+    if column.shape[0] > 1 and column.strides[0] == 0:
+        return column[:1]
+    if column.flags.c_contiguous:
+        return column
+    copy = np.ascontiguousarray(column)
+    copy.setflags(write=False)
+    return copy
+
+
 def run(spec: ShapeSpec, inputs: tuple, outputs: tuple, *, threads: bool = True) -> int:
     """Evaluate ``inputs`` (see :func:`rigidparts.batch.evaluate.evaluate`) into
     ``outputs``; returns the number of invalid rows. ``threads=False`` keeps to the calling
     thread (dask tasks, which run in parallel already)."""
     compiled = kernel_for(spec)
     n = outputs[0].shape[0]
+    # The dimensions and the density or mass as the kernel reads them: contiguous (unit-stride
+    # loads vectorise), one element for a value broadcast to every row (stride 0).
+    dims, source = inputs[0], inputs[1]
+    inputs = (tuple(_contiguous(d) for d in dims), _contiguous(source), *inputs[2:])
     streaming = n >= STREAMING_THRESHOLD
     if not threads or THREADS == 1 or n < THREAD_THRESHOLD:
         return int(compiled(*inputs, *outputs, 0, n, streaming))

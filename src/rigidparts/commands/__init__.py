@@ -164,6 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ParameterError) as exc:
         _error(str(exc))
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader left (``rigidparts box | head``): nothing to say
+        _quiet_stdout()
+        return 0
     except OSError as exc:
         _error(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
         return EXIT_USAGE
@@ -176,6 +179,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated as exc:
         _error("terminated")
         return int(exc.code or 143)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit finds no closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (tests capture it): nothing to flush
+        pass
 
 
 def _importing(frame: Any) -> bool:

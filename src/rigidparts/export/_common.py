@@ -34,8 +34,8 @@ __all__ = [
     "TRIANGLE_MARGIN",
     "Geometry",
     "body_geometry",
-    "body_meshes",
     "check_sections",
+    "distinct_meshes",
     "exported_inertia",
     "fmt",
     "is_identity",
@@ -188,25 +188,41 @@ def mesh_obj_bytes(mesh: Any) -> bytes:
     return text.encode("utf-8")
 
 
-def body_meshes(model: Model, sections: int) -> dict[str, Any]:
-    """``body name -> trimesh`` for every body drawn as a mesh (``body.mesh(sections)``).
-
-    Without the mesh extra (trimesh), a model of native primitives (solid boxes, cylinders,
-    spheres) needs no mesh; another body raises an :class:`ImportError` naming the body and
-    ``pip install 'rigidparts[mesh]'``."""
-    meshes = {}
+def distinct_meshes(
+    model: Model, sections: int, geometries: dict[str, Geometry] | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``({mesh name: trimesh}, {body: mesh name})`` for the bodies drawn as meshes: one mesh
+    per distinct shape, dimensions and axes (the first body's name), so a chain of 1000 equal
+    links builds, writes and compiles one mesh. ``geometries``: each body's
+    :func:`body_geometry`, when known."""
+    meshes: dict[str, Any] = {}
+    mesh_of: dict[str, str] = {}
+    first: dict[tuple[Any, ...], str] = {}
     for name, body in model.bodies.items():
-        if body_geometry(body).kind != "mesh":
+        geometry = body_geometry(body) if geometries is None else geometries[name]
+        if geometry.kind != "mesh":
             continue
+        key: tuple[Any, ...] = (
+            body.spec.name,
+            tuple(body.dimensions.items()),
+            np.asarray(body.rotation_from_canonical).tobytes(),
+        )
         try:
-            meshes[name] = body.mesh(sections)
-        except ImportError as exc:
-            raise ImportError(
-                f"body {name!r} ({body.spec.summary}) has no native primitive: exporting it as "
-                "a mesh needs trimesh: pip install 'rigidparts[mesh]'",
-                name=exc.name,
-            ) from None
-    return meshes
+            hash(key)
+        except TypeError:  # a dimension that is no plain value (a mesh object): its own mesh
+            key = (name,)
+        if key not in first:
+            first[key] = name
+            try:
+                meshes[name] = body.mesh(sections)
+            except ImportError as exc:
+                raise ImportError(
+                    f"body {name!r} ({body.spec.summary}) has no native primitive: exporting "
+                    "it as a mesh needs trimesh: pip install 'rigidparts[mesh]'",
+                    name=exc.name,
+                ) from None
+        mesh_of[name] = first[key]
+    return meshes, mesh_of
 
 
 def write_meshes(meshes: dict[str, Any], folder: Path) -> None:

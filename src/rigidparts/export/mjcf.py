@@ -60,6 +60,7 @@ from ._common import (
     Geometry,
     body_geometry,
     check_sections,
+    distinct_meshes,
     fmt,
     mesh_folder,
     mesh_obj_bytes,
@@ -333,43 +334,6 @@ def _escape(value: str) -> str:
 
 
 # -- meshes and MuJoCo's size limits -------------------------------------------------------
-
-
-def distinct_meshes(
-    model: Model, sections: int, geometries: dict[str, Geometry] | None = None
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """``({mesh name: trimesh}, {body: mesh name})`` for the bodies drawn as meshes: one mesh
-    per distinct shape, dimensions and axes (the first body's name), so a chain of 1000 equal
-    links builds, writes and compiles one mesh. ``geometries``: each body's
-    :func:`body_geometry`, when known."""
-    meshes: dict[str, Any] = {}
-    mesh_of: dict[str, str] = {}
-    first: dict[tuple[Any, ...], str] = {}
-    for name, body in model.bodies.items():
-        geometry = body_geometry(body) if geometries is None else geometries[name]
-        if geometry.kind != "mesh":
-            continue
-        key: tuple[Any, ...] = (
-            body.spec.name,
-            tuple(body.dimensions.items()),
-            np.asarray(body.rotation_from_canonical).tobytes(),
-        )
-        try:
-            hash(key)
-        except TypeError:  # a dimension that is no plain value (a mesh object): its own mesh
-            key = (name,)
-        if key not in first:
-            first[key] = name
-            try:
-                meshes[name] = body.mesh(sections)
-            except ImportError as exc:
-                raise ImportError(
-                    f"body {name!r} ({body.spec.summary}) has no native primitive: exporting "
-                    "it as a mesh needs trimesh: pip install 'rigidparts[mesh]'",
-                    name=exc.name,
-                ) from None
-        mesh_of[name] = first[key]
-    return meshes, mesh_of
 
 
 def check_mujoco_limits(model: Model, meshes: dict[str, Any], mesh_of: dict[str, str]) -> None:

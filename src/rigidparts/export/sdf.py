@@ -39,8 +39,8 @@ from ._common import (
     INERTIA_ENTRIES,
     Geometry,
     body_geometry,
-    body_meshes,
     check_sections,
+    distinct_meshes,
     exported_inertia,
     fmt,
     mesh_folder,
@@ -77,18 +77,20 @@ def _text(parent: ET.Element, tag: str, text: str) -> ET.Element:
 def build_sdf(
     model: Model, *, sections: int = 64, mesh_folder_name: str = "meshes"
 ) -> tuple[str, dict[str, Any]]:
-    """``(xml text, {body: trimesh})``; meshes referenced as ``<folder>/<body>.obj``."""
+    """``(xml text, {mesh name: trimesh})``; meshes referenced as ``<folder>/<name>.obj``, one
+    per distinct body (:func:`distinct_meshes`: equal links share one file)."""
     sections = check_sections(sections)
     model.check()
     refuse_rods(model.rods, "SDFormat")  # no spring-damper element: a clear error
-    meshes = body_meshes(model, sections)
+    meshes, mesh_of = distinct_meshes(model, sections)
     poses = model.body_poses(model.zero_positions())
     root = ET.Element("sdf", version=SDF_VERSION)
     element_model = ET.SubElement(root, "model", name=model.name)
     for joint in model.ordered_joints():
         name = joint.child_body
         body = model.bodies[name]
-        _link(element_model, name, body, poses[name], f"{mesh_folder_name}/{name}.obj")
+        mesh_uri = f"{mesh_folder_name}/{mesh_of.get(name, name)}.obj"
+        _link(element_model, name, body, poses[name], mesh_uri)
         for frame_name in body.frames:
             frame = ET.SubElement(
                 element_model, "frame", name=f"{name}.{frame_name}", attached_to=name

@@ -30,7 +30,8 @@ Conventions
   (``fusestatic``), dropping visuals, stripping mesh paths, balancing or recomputing
   inertias; Pinocchio and Drake ignore it.
 - Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh
-  filename="<stem>_meshes/<body>.obj"/>`` relative to the URDF file. URDF has no gravity.
+  filename="<stem>_meshes/<name>.obj"/>`` relative to the URDF file (equal bodies share one).
+  URDF has no gravity.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from ..transforms import Transform, invert, matrix_to_rpy
 from ._common import (
     INERTIA_ENTRIES,
     body_geometry,
-    body_meshes,
     check_sections,
+    distinct_meshes,
     exported_inertia,
     fmt,
     mesh_folder,
@@ -90,7 +91,8 @@ def _origin(parent: ET.Element, pose: Transform) -> None:
 def build_urdf(
     model: Model, *, sections: int = 64, mesh_folder_name: str = "meshes"
 ) -> tuple[str, dict[str, Any]]:
-    """``(xml text, {body: trimesh})``; meshes referenced as ``<folder>/<body>.obj``."""
+    """``(xml text, {mesh name: trimesh})``; meshes referenced as ``<folder>/<name>.obj``, one
+    per distinct body (:func:`distinct_meshes`: equal links share one file)."""
     sections = check_sections(sections)
     model.check()
     refuse_rods(model.rods, "URDF")  # no spring-damper element: a clear error
@@ -102,7 +104,7 @@ def build_urdf(
                 f"URDF has no ball joint that MuJoCo, Pinocchio and Drake all read (joint "
                 f"{joint.name!r}); export MJCF or SDF",
             )
-    meshes = body_meshes(model, sections)
+    meshes, mesh_of = distinct_meshes(model, sections)
     robot = ET.Element("robot", name=model.name)
     ET.SubElement(ET.SubElement(robot, "mujoco"), "compiler", MUJOCO_COMPILER)
     ET.SubElement(robot, "link", name="world")
@@ -111,7 +113,7 @@ def build_urdf(
         body_name = joint.child_body
         body = model.bodies[body_name]
         _joint(robot, joint, model.joint_frame_in_parent_body(joint))
-        _body_link(robot, body_name, body, meshes, mesh_folder_name)
+        _body_link(robot, body_name, body, mesh_of, mesh_folder_name)
         for frame_name in body.frames:
             x_af = model.frame_in_body(body_name, frame_name)
             holds_joint = frame_name == joint.child_frame and frame_name != "frame_a"
@@ -184,7 +186,7 @@ def _joint_type(joint: Joint) -> str:
 
 
 def _body_link(
-    robot: ET.Element, name: str, body: Component, meshes: dict[str, Any], folder: str
+    robot: ET.Element, name: str, body: Component, mesh_of: dict[str, str], folder: str
 ) -> None:
     link = ET.SubElement(robot, "link", name=name)
     inertial = ET.SubElement(link, "inertial")
@@ -206,5 +208,4 @@ def _body_link(
         elif geometry.kind == "sphere":
             ET.SubElement(shape, "sphere", radius=fmt(geometry.size[0]))
         else:
-            assert name in meshes
-            ET.SubElement(shape, "mesh", filename=f"{folder}/{name}.obj")
+            ET.SubElement(shape, "mesh", filename=f"{folder}/{mesh_of[name]}.obj")

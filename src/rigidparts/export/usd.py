@@ -60,7 +60,7 @@ from ..model import Model
 from ..model.joints import Joint
 from ..model.rods import refuse_rods
 from ..transforms import Transform, matrix_to_quaternion, rotation_about_axis
-from ._common import Geometry, body_geometry, body_meshes, check_sections, mesh_folder
+from ._common import Geometry, body_geometry, check_sections, distinct_meshes, mesh_folder
 
 __all__ = ["USD_SUFFIXES", "build_usd", "to_usd"]
 
@@ -119,7 +119,8 @@ def build_usd(model: Model, *, sections: int = 64) -> Any:
     sections = check_sections(sections)
     model.check()
     refuse_rods(model.rods, "USD")  # no spring-damper element: a clear error
-    meshes = body_meshes(model, sections)
+    shared, mesh_of = distinct_meshes(model, sections)
+    meshes = {body: shared[name] for body, name in mesh_of.items()}
     stage = usd.Stage.CreateInMemory()
     usd_geom.SetStageMetersPerUnit(stage, 1.0)
     usd_physics.SetStageKilogramsPerUnit(stage, 1.0)
