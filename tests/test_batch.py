@@ -1145,10 +1145,11 @@ def test_a_compilation_is_announced_on_a_terminal_only(monkeypatch: pytest.Monke
     assert said.count("\n") == 1 and "compiling the kernel of shape 'rod_for_tests'" in said
     # A kernel loaded from numba's disk cache is no compilation: nothing said.
     cone = SHAPES["cone"]
-    compiled.kernel_for(cone)  # compiled (or loaded) and cached on disk
+    kernel = compiled.kernel_for(cone)  # compiled (or loaded) and cached on disk
     terminal.text.clear()
     compiled.build_kernel(cone)
-    assert terminal.text == []
+    if type(getattr(kernel, "_cache", None)).__name__ != "NullCache":  # a writable cache
+        assert terminal.text == []
     # Not a terminal (a log, a pipe): nothing said, even for a compilation.
     quiet = _Terminal(tty=False)
     monkeypatch.setattr(sys, "stderr", quiet)

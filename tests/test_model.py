@@ -201,6 +201,10 @@ def test_a_passed_check_is_forgotten_when_the_model_changes():
             {"type": "revolute", "axis": (1, 0, 0), "limits": (0, 1), "initial": 2},
             "must lie within limits",
         ),
+        (  # no initial given: the limits are at fault, not a None nobody wrote (issue 14)
+            {"type": "revolute", "axis": (1, 0, 0), "limits": (0.5, 1)},
+            "joints[0].limits=(0.5, 1): must contain the initial position 0 (no initial given)",
+        ),
         ({"type": "prismatic", "axis": (1, 0, 0), "damping": -1}, "non-negative"),
         ({"type": "fixed", "damping": 0.5}, "only revolute and prismatic joints take damping"),
         ({"type": "fixed", "initial": 0.5}, "is fixed: it has no position"),

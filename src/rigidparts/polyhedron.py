@@ -61,31 +61,120 @@ class PolyhedronIntegrals:
         return density * out
 
 
+def _hash_order(bits: list[np.ndarray], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, new)`` from one plain sort of packed keys ``hash (high bits) | row index (low
+    bits)``: rows with equal hashes adjacent, in index order within a run (so the run's first
+    is its smallest index); ``new[i]`` true where position ``i`` starts a new hash."""
+    n = len(bits[0])
+    shift = np.uint64(max(1, (n - 1).bit_length()))
+    h = np.full(n, seed, dtype=np.uint64)
+    for column in bits:
+        # splitmix64's finaliser after each coordinate: every input bit reaches the top bits
+        h ^= column
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(31)
+    h >>= shift
+    h <<= shift
+    h |= np.arange(n, dtype=np.uint64)
+    h.sort()
+    order = (h & ((np.uint64(1) << shift) - np.uint64(1))).astype(np.intp)
+    h >>= shift
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(h[1:], h[:-1], out=new[1:])
+    return order, new
+
+
+def _lexicographic_order(bits: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, new)`` as :func:`_hash_order`, exactly: a stable lexicographic sort."""
+    order = np.lexsort(bits[::-1])
+    new = np.zeros(len(order), dtype=bool)
+    new[0] = True
+    for column in bits:
+        s = column[order]
+        new[1:] |= s[1:] != s[:-1]
+    return order, new
+
+
+def _labels(order: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(is_first, inverse)``: whether each row is the first of its run, and the index of its
+    run's first row among the firsts (runs numbered in the order of their first rows)."""
+    n = len(order)
+    first = order[new]  # the smallest index of each run: the sorts are stable
+    is_first = np.zeros(n, dtype=bool)
+    is_first[first] = True
+    label = np.cumsum(is_first) - 1
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = label[first][np.cumsum(new) - 1]
+    return is_first, inverse
+
+
 def merge_exact(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Merge bitwise-identical vertices (an STL repeats each vertex once per triangle; ``+ 0.0``
     makes -0.0 equal 0.0) and drop triangles that then repeat a vertex (zero area: they add
-    nothing to any integral). No tolerance: distinct points stay distinct."""
-    unique, inverse = np.unique(vertices + 0.0, axis=0, return_inverse=True)
-    faces = inverse.reshape(-1)[faces]
+    nothing to any integral). No tolerance: distinct points stay distinct. The merged vertices
+    keep the order of their first occurrence (a mesh without repeats comes back unchanged).
+
+    Vectorised, no loop over rows: the rows are grouped by one sort of a 64-bit key holding a
+    row hash and the row's index, then every row is compared with its group's first row; a
+    hash collision (a group of different rows, found by that comparison) is retried with
+    another hash, then settled by a lexicographic sort (exact, a few times slower)."""
+    vertices = np.asarray(vertices, dtype=np.float64) + 0.0
+    faces = np.asarray(faces)
+    n = len(vertices)
+    if n > 1:
+        # Bit patterns compare as the values do: no -0.0 (above); a nan (rejected by the
+        # callers before) would only stay unmerged.
+        bits = [np.ascontiguousarray(vertices[:, k]).view(np.uint64) for k in range(3)]
+        for seed in (0x9E3779B97F4A7C15, 0x5851F42D4C957F2D):
+            is_first, inverse = _labels(*_hash_order(bits, seed))
+            # Identical rows hash alike (one group); a group is right when all its rows equal
+            # its first row.
+            if all(np.array_equal(column[is_first][inverse], column) for column in bits):
+                break
+        else:
+            is_first, inverse = _labels(*_lexicographic_order(bits))
+        if not is_first.all():
+            vertices = vertices[is_first]
+            faces = inverse[faces]
     keep = (
         (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
     )
-    return unique, faces[keep]
+    return vertices, faces[keep]
 
 
 def check_closed(faces: np.ndarray, vertex_count: int) -> None:
     """:class:`MeshDefect` unless every edge is shared by exactly two triangles that traverse
-    it in opposite directions (a closed, consistently wound, edge-manifold surface)."""
+    it in opposite directions (a closed, consistently wound, edge-manifold surface).
+
+    One sort of the directed edges packed into int64 keys ``2 (min n + max) + (start < end)``:
+    on a good surface the sorted keys come in pairs ``2 e, 2 e + 1``, one pair per edge ``e``."""
     faces = np.asarray(faces, dtype=np.int64)
     if faces.ndim != 2 or faces.shape[1] != 3 or len(faces) < 4:
         raise MeshDefect(f"has {len(faces)} triangles: a closed surface needs at least 4")
     start = faces.reshape(-1)
     end = faces[:, [1, 2, 0]].reshape(-1)
-    low, high = np.minimum(start, end), np.maximum(start, end)
+    forward = start < end
+    low, high = np.where(forward, start, end), np.where(forward, end, start)
     key = low * np.int64(vertex_count) + high
+    if vertex_count < 2**31:  # 2 n^2 fits an int64: one plain sort decides a good surface
+        packed = np.sort(2 * key + forward)
+        if len(packed) % 2 == 0:
+            first, second = packed[0::2], packed[1::2]
+            # each pair is (2 e, 2 e + 1): edge e once each way; sorted, the next pair's even key
+            # is then above 2 e + 1, so no edge occurs more than twice
+            if (
+                np.all(second - first == 1)
+                and np.all(first & 1 == 0)
+            ):
+                return
+    # A defect (or a huge index range): find and name it.
     order = np.argsort(key, kind="stable")
     key = key[order]
-    forward = (start < end)[order]
+    forward = forward[order]
     # Runs of equal keys: each undirected edge must occur exactly twice.
     boundaries = np.flatnonzero(np.diff(key)) + 1
     counts = np.diff(np.concatenate(([0], boundaries, [len(key)])))
@@ -107,21 +196,25 @@ def check_closed(faces: np.ndarray, vertex_count: int) -> None:
         )
 
 
-def _tetrahedra(v: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(P, 6 V_t)``: ``P[k, p, t]`` is coordinate ``k`` of point ``p`` (``a, b, c, s = a + b +
-    c``) of triangle ``t``, contiguous along ``t`` so that every sum runs where numpy sums
-    pairwise; ``6 V_t = a . (b x c)``."""
+def _corners(v: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """``P`` (3, 4, m): ``P[k, p, t]`` is coordinate ``k`` of corner ``p`` (``a, b, c``) of
+    triangle ``t`` (``P[:, 3]`` is left for ``s = a + b + c``, see :func:`_spans`), contiguous
+    along ``t`` so that every sum runs where numpy sums pairwise."""
     corners = np.ascontiguousarray(faces.T)
     points = np.empty((3, 4, len(faces)))
     for k in range(3):
         coordinate = np.ascontiguousarray(v[:, k])
         for p in range(3):
-            points[k, p] = coordinate[corners[p]]
-        np.add(points[k, 0], points[k, 1], out=points[k, 3])
-        points[k, 3] += points[k, 2]
+            np.take(coordinate, corners[p], out=points[k, p])
+    return points
+
+
+def _spans(points: np.ndarray) -> np.ndarray:
+    """Fill ``s = a + b + c`` into ``points[:, 3]`` and return ``6 V_t = a . (b x c)``."""
+    np.add(points[:, 0], points[:, 1], out=points[:, 3])
+    points[:, 3] += points[:, 2]
     (ax, ay, az), (bx, by, bz), (cx, cy, cz) = points[:, 0], points[:, 1], points[:, 2]
-    six_volume = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
-    return points, six_volume
+    return ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
 
 
 def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
@@ -134,7 +227,8 @@ def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
     # size, not of its distance from the origin.
     origin = 0.5 * (vertices.min(axis=0) + vertices.max(axis=0))
     d = vertices - origin
-    points, six_v = _tetrahedra(d, faces)
+    points = _corners(d, faces)  # gathered once (the gather is the slow part)
+    six_v = _spans(points)
     volume = float(np.sum(six_v)) / 6.0
     magnitude = float(np.sum(np.abs(six_v))) / 6.0
     if not abs(volume) > DEGENERATE_RELATIVE_VOLUME * magnitude:
@@ -150,7 +244,9 @@ def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
         )
     g = np.sum(six_v * points[:, 3, :], axis=1) / (24.0 * volume)
     # Second pass about the first pass's centroid: no cancellation when shifting.
-    points, six_v = _tetrahedra(d - g, faces)
+    # (the same numbers as gathering d - g: each corner's subtraction is the same)
+    points[:, :3] -= g[:, None, None]
+    six_v = _spans(points)
     residual = np.sum(six_v * points[:, 3, :], axis=1) / (24.0 * volume)
     # sum_t V_t / 20 (a_i a_j + b_i b_j + c_i c_j + s_i s_j), V_t / 20 = 6 V_t / 120
     weighted = points * (six_v / 120.0)

@@ -5,6 +5,13 @@ taken as SI (metres, kg/m^3), a string such as ``"250 mm"`` or ``"7.85 g/cm^3"``
 :class:`pint.Quantity` are converted to SI. Inside the library everything is a Python ``float``
 in SI units. pint is imported only when a value actually carries units, so code that passes
 plain floats never pays for it.
+
+Each distinct string is parsed once per kind (a cache keyed by the string and the kind). The
+common forms -- a decimal number and one unit of :data:`_FACTORS` (``"250 mm"``,
+``"7.85 g/cm^3"``, ``"30 deg"``, ``"2.5 kg"``, ``"10 ms"``) -- are converted without building
+pint's registry: the number (an int or a float, as pint reads it) times pint's own conversion
+factor, so the very bits pint gives (``tests/test_units.py`` checks every unit of the table
+against pint, with every number form and spelling). Anything else is pint's to read.
 """
 
 from __future__ import annotations

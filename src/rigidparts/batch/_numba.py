@@ -14,7 +14,8 @@ overwrites those rows with NaN afterwards.
 
 Any number of dimensions. The kernel is one Python function, built per specification with the
 arity ``K = len(spec.params)`` as a closure constant: the dimensions arrive as a homogeneous
-tuple of K arrays (``UniTuple``; a loop over it gathers them), each chunk's rows are gathered
+tuple of K contiguous arrays (``UniTuple``; a loop over it gathers them; a value repeated for
+every row arrives as one element, :func:`_contiguous`), each chunk's rows are gathered
 into a ``(K + 1, CHUNK)`` scratch (the K dimensions, then the density), and the shape's
 functions are called on one scratch column as a tuple of plain loads
 (``closed_form(*_columns_6(x, j))``, ``check(*_columns_5(x, j))``: adapters generated once
@@ -23,20 +24,27 @@ first (``density = mass / volume``, as ``Component._build``).
 
 Layout of the loop (measured in ``benchmarks/``): rows are processed in chunks of
 :data:`CHUNK` that stay in L1 cache. Per chunk the inputs are gathered into contiguous
-scratch (any stride, including the 0-stride of a broadcast scalar), then the validity checks,
+scratch (unit-stride copies; a repeated value is filled in once), then the validity checks,
 the per-row frames (only when rows have their own axis), the closed forms with the rotation
 into frame_a, and the stores run as separate short loops, so that LLVM vectorises the
 branch-free ones (the closed forms: 8 rows per AVX-512 instruction). A shape's ``check``
-vectorises too if it is written without early returns. Large outputs are written with
-non-temporal stores (:func:`_stream_store`): they bypass the caches, which saves reading
-every output line before writing it. The kernel releases the GIL (``nogil``); a large batch
+vectorises too if it is written without early returns. Per-row work that does not depend on
+the row is hoisted: with one frame for every row (the common case), its axis and its
+rotation products are loop invariants (:func:`rigidparts.inertia.rotation_products`, computed
+once per call; loading them per row stops LLVM from vectorising the loop: 5x slower), and rows
+with axes of their own get their centre of mass and tensor in a second loop. Outputs of
+:data:`STREAMING_THRESHOLD` rows and more are written with non-temporal stores
+(:func:`_stream_store`): they bypass the caches, which saves reading every output line before
+writing it (measured faster on this project's machine at every N from 1e5 on:
+``benchmarks/throughput.py`` records both). The kernel releases the GIL (``nogil``); a large batch
 is cut into blocks of rows that the calling thread and a small thread pool (:data:`THREADS`)
 take in turn -- thread-safe whatever numba's threading layer, and it composes with dask's own
 threads.
 
-Compilation happens once per shape, on its first batch call (explicit signature), and is
-cached on disk for registered shapes (``cache=True``: ``__pycache__`` beside this file, or
-numba's user cache directory when that is read-only, or ``NUMBA_CACHE_DIR``). numba only
+Compilation happens once per shape, on its first batch call (explicit signature; announced
+on stderr when it is a terminal, :class:`_CompileNotice`), and is cached on disk for
+registered shapes (``cache=True``: ``__pycache__`` beside this file, or numba's user cache
+directory when that is read-only, or ``NUMBA_CACHE_DIR``). numba only
 checks the timestamp of the file that defines a cached function, not of the functions it
 calls, so the kernel's name carries a digest of the sources it compiles: editing a closed
 form gives a new name and a fresh compilation.
@@ -74,7 +82,8 @@ THREADS = max(1, numba.config.NUMBA_NUM_THREADS)
 #: Below this many rows a batch runs in the calling thread (a thread hand-off costs more).
 THREAD_THRESHOLD = 32_768
 #: From this many rows on (outputs of 4 MB and more: beyond a core's L2 cache) the outputs
-#: are written with non-temporal stores (measured faster from about 30 000 rows on).
+#: are written with non-temporal stores (measured faster from about 30 000 rows on, and at
+#: N = 1e6 and 1e7 in every run: ``benchmarks/results/results.md``).
 STREAMING_THRESHOLD = 1 << 15
 
 _JIT = {"error_model": "numpy", "nogil": True}

@@ -128,9 +128,15 @@ def _limits(
     if not lower < upper:
         raise ModelError(f"{where}.limits", limits, f"lower must be below upper ({who})")
     if not lower <= q0[0] <= upper:
-        raise ModelError(
-            f"{where}.initial", initial, f"must lie within limits {[lower, upper]} ({who})"
-        )
+        shown = [float(lower), float(upper)]
+        if initial is None:  # the user set no initial position: the default 0 is the problem
+            raise ModelError(
+                f"{where}.limits",
+                limits,
+                f"must contain the initial position 0 (no initial given) ({who}); give an "
+                f"initial position within {shown}",
+            )
+        raise ModelError(f"{where}.initial", initial, f"must lie within limits {shown} ({who})")
     return float(lower), float(upper)
 
 
