@@ -204,3 +204,56 @@ def test_merge_exact_joins_identical_vertices_only() -> None:
     assert len(v) == 9
     with pytest.raises(MeshDefect, match="not a closed surface"):
         check_closed(f, len(v))
+
+
+def _reference_merge(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Merged vertices in first-occurrence order and the inverse, by a Python dictionary."""
+    seen: dict[tuple[float, ...], int] = {}
+    inverse = [seen.setdefault(tuple(row + 0.0), len(seen)) for row in vertices]
+    return np.array(list(seen)), np.array(inverse)
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_merge_exact_matches_a_dictionary(collide, monkeypatch) -> None:
+    """Many repeats, -0.0 against 0.0, near misses one ulp apart: the same vertices (first
+    occurrence order) and triangles as a dictionary of exact tuples; with a hash that puts
+    every row in one group (``collide``) the exact comparison catches it and the result is
+    still exact."""
+    import rigidparts.polyhedron as polyhedron
+
+    rng = np.random.default_rng(3)
+    points = rng.integers(-3, 4, size=(200, 3)).astype(float) * 0.25
+    points[::7] = np.nextafter(points[::7], np.inf)  # one ulp from a grid point
+    points[::11] *= -1.0  # -0.0 where a coordinate was 0.0
+    soup = points[rng.integers(0, len(points), size=(900, 3))].reshape(-1, 3)
+    faces = np.arange(len(soup)).reshape(-1, 3)
+    if collide:
+
+        def one_group(bits, seed):
+            n = len(bits[0])
+            return np.arange(n), np.r_[True, np.zeros(n - 1, dtype=bool)]
+
+        monkeypatch.setattr(polyhedron, "_hash_order", one_group)
+    expected_v, inverse = _reference_merge(soup)
+    expected_f = inverse[faces]
+    keep = np.array([len(set(t)) == 3 for t in expected_f])
+    v, f = merge_exact(soup, faces)
+    np.testing.assert_array_equal(v, expected_v)
+    assert not np.any(np.signbit(v) & (v == 0.0))
+    np.testing.assert_array_equal(f, expected_f[keep])
+
+
+def test_merge_exact_keeps_a_mesh_without_repeats() -> None:
+    v = cuboid_vertices(1, 2, 3)
+    merged, faces = merge_exact(v, CUBOID_FACES)
+    np.testing.assert_array_equal(merged, v)
+    np.testing.assert_array_equal(faces, CUBOID_FACES)
+
+
+def test_an_edge_twice_each_way_is_non_manifold() -> None:
+    """Two cuboids sharing an edge (1-2): it is traversed twice each way, which the fast pair
+    test must not take for two good edges."""
+    second = CUBOID_FACES.copy()
+    second[second >= 3] += 5  # corners 0, 1, 2 shared, the others new
+    with pytest.raises(MeshDefect, match=r"shared by more than two triangles"):
+        check_closed(np.concatenate([CUBOID_FACES, second]), 13)

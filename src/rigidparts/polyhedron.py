@@ -103,12 +103,15 @@ def _labels(order: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     """``(is_first, inverse)``: whether each row is the first of its run, and the index of its
     run's first row among the firsts (runs numbered in the order of their first rows)."""
     n = len(order)
-    first = order[new]  # the smallest index of each run: the sorts are stable
+    starts = np.flatnonzero(new)
+    first = order[starts]  # the smallest index of each run: the sorts are stable
     is_first = np.zeros(n, dtype=bool)
     is_first[first] = True
-    label = np.cumsum(is_first) - 1
+    # (scatters and a repeat: cheaper than cumulative sums over all n rows)
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.flatnonzero(is_first)] = np.arange(len(first))
     inverse = np.empty(n, dtype=np.int64)
-    inverse[order] = label[first][np.cumsum(new) - 1]
+    inverse[order] = np.repeat(rank[first], np.diff(starts, append=n))
     return is_first, inverse
 
 
@@ -161,15 +164,13 @@ def check_closed(faces: np.ndarray, vertex_count: int) -> None:
     low, high = np.where(forward, start, end), np.where(forward, end, start)
     key = low * np.int64(vertex_count) + high
     if vertex_count < 2**31:  # 2 n^2 fits an int64: one plain sort decides a good surface
-        packed = np.sort(2 * key + forward)
+        # stable (timsort): a mesh's edge keys come in long sorted runs
+        packed = np.sort(2 * key + forward, kind="stable")
         if len(packed) % 2 == 0:
             first, second = packed[0::2], packed[1::2]
             # each pair is (2 e, 2 e + 1): edge e once each way; sorted, the next pair's even key
             # is then above 2 e + 1, so no edge occurs more than twice
-            if (
-                np.all(second - first == 1)
-                and np.all(first & 1 == 0)
-            ):
+            if np.all(second - first == 1) and np.all(first & 1 == 0):
                 return
     # A defect (or a huge index range): find and name it.
     order = np.argsort(key, kind="stable")

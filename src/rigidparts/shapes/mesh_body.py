@@ -187,8 +187,9 @@ def _checked(source: Any, kind: str, vertices: Any, faces: Any, factor: float) -
         return ParameterError("mesh", shown, text)
 
     try:
-        vertices = np.array(vertices, dtype=np.float64)
-        faces = np.array(faces, dtype=np.int64)
+        # no copies: merge_exact returns new arrays
+        vertices = np.asarray(vertices, dtype=np.float64)
+        faces = np.asarray(faces, dtype=np.int64)
     except (TypeError, ValueError):
         raise defect("holds vertices or triangles that are not numbers") from None
     if vertices.ndim != 2 or vertices.shape[1] != 3 or faces.ndim != 2 or faces.shape[1] != 3:
