@@ -328,20 +328,34 @@ def _read_joint(index: int, entry: Any, model: Model, errors: _Errors) -> None:
         raise errors.relocate(exc, (*path, key) if key else path, exc.parameter) from None
 
 
+def _check_entry(
+    what: str,
+    path: tuple[str, int],
+    entry: Any,
+    known: Any,
+    required: Any,
+    errors: _Errors,
+) -> None:
+    """One entry of a ``[[joints]]`` or ``[[rods]]`` list (``what``: "joint", "rod") is a
+    table of ``known`` keys holding every ``required`` one, else the error at its line."""
+    prefix = f"{path[0]}[{path[1]}]"
+    if not isinstance(entry, Mapping):
+        raise errors(path, prefix, entry, f"must be a table (a [[{path[0]}]] entry)")
+    for key, value in entry.items():
+        if key not in known:
+            rule = f"unknown {what} key (known: {', '.join(known)})"
+            raise errors((*path, key), f"{prefix}.{key}", value, rule)
+    for key in required:
+        if key not in entry:
+            raise errors(path, f"{prefix}.{key}", None, f"every {what} needs '{key}'")
+
+
 def _joint_arguments(index: int, entry: Any, errors: _Errors) -> dict[str, Any]:
     """The keyword arguments of :meth:`Model.add_joint` from a ``[[joints]]`` entry (its
     ``rpy`` turned into a ``rotation``)."""
     path = ("joints", index)
     prefix = f"joints[{index}]"
-    if not isinstance(entry, Mapping):
-        raise errors(path, prefix, entry, "must be a table (a [[joints]] entry)")
-    for key, value in entry.items():
-        if key not in JOINT_KEYS:
-            rule = f"unknown joint key (known: {', '.join(JOINT_KEYS)})"
-            raise errors((*path, key), f"{prefix}.{key}", value, rule)
-    for key in REQUIRED_JOINT_KEYS:
-        if key not in entry:
-            raise errors(path, f"{prefix}.{key}", None, f"every joint needs '{key}'")
+    _check_entry("joint", path, entry, JOINT_KEYS, REQUIRED_JOINT_KEYS, errors)
     kwargs = {key: value for key, value in entry.items() if key != "rpy"}
     if "rpy" in entry:
         where = (*path, "rpy")
@@ -375,16 +389,7 @@ def _read_rods(rods: Any, model: Model, errors: _Errors) -> None:
         raise errors(path, "rods", rods, "must be a list of rods ([[rods]] tables)")
     for index, entry in enumerate(rods):
         path = ("rods", index)
-        prefix = f"rods[{index}]"
-        if not isinstance(entry, Mapping):
-            raise errors(path, prefix, entry, "must be a table (a [[rods]] entry)")
-        for key, value in entry.items():
-            if key not in ROD_KEYS:
-                rule = f"unknown rod key (known: {', '.join(ROD_KEYS)})"
-                raise errors((*path, key), f"{prefix}.{key}", value, rule)
-        for key in REQUIRED_ROD_KEYS:
-            if key not in entry:
-                raise errors(path, f"{prefix}.{key}", None, f"every rod needs '{key}'")
+        _check_entry("rod", path, entry, ROD_KEYS, REQUIRED_ROD_KEYS, errors)
         try:
             model.add_rod(**entry)
         except ParameterError as exc:
