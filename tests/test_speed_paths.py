@@ -96,6 +96,42 @@ def test_frame_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert len(component._FRAMES) <= 8
 
 
+def test_the_last_axis_is_reused_only_for_the_same_plain_request() -> None:
+    # The plan's last axis is reused for the very tuple alone: not with rotate90 or a height
+    # direction, and never for an object that is not that tuple.
+    tilted, skew = (0.0, 1.0, 1.0), (3.0, -4.0, 12.0)
+    for axis in (tilted, skew, tilted, tilted):
+        assert rp.Box(axis=axis)._frame == uncached_frame(axis)
+        turned = rp.Box(axis=axis, rotate90=True)  # the same tuple object, turned
+        assert turned._frame == uncached_frame(axis, True)
+        explicit = rp.Box(axis=axis, height_direction=(1, 0, 0))
+        assert explicit._frame == uncached_frame(axis, False, (1, 0, 0))
+        assert rp.Cone(axis=axis)._frame[:3] == uncached_frame(axis)[:3]
+    listed = [0.0, 1.0, 1.0]  # a list is never reused (it could change between calls)
+    rp.Cone(axis=listed)
+    listed[:] = [1.0, 0.0, 0.0]
+    assert rp.Cone(axis=listed)._frame[:3] == (1.0, 0.0, 0.0)
+    with pytest.raises(rp.ParameterError, match="axis"):
+        rp.Cone(axis=None)
+
+
+def test_bodies_built_in_threads_get_their_own_axes() -> None:
+    # Many threads alternate two axes; each body's frame must be its own axis's (the last-axis
+    # entry is read and replaced as one tuple).
+    from concurrent.futures import ThreadPoolExecutor
+
+    axes = [(0.0, 0.0, 1.0), (1.0, 2.0, 2.0)]
+    expected = [uncached_frame(axis) for axis in axes]
+
+    def build(k: int) -> bool:
+        return all(
+            rp.Box(axis=axes[(k + i) % 2])._frame == expected[(k + i) % 2] for i in range(300)
+        )
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(build, range(16)))
+
+
 def test_height_direction_keys_and_lists() -> None:
     for height in ((0, 0, 1), [0.0, 0.0, 1.0], np.array([0.0, 0.0, 1.0])):
         for _ in range(2):

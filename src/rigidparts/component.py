@@ -121,6 +121,11 @@ class _Plan(NamedTuple):
     closed_form: Any
     frame_key: Any  # arguments -> (axis, rotate90, height_direction) as given, or None
     frames_keyword: str | None  # the keyword of the extra frames, or None
+    cross_section: bool  # the body takes rotate90 and height_direction
+    #: ``[(axis, frame, products, layout)]`` of the last cacheable axis given without rotate90
+    #: or a height direction: the same axis tuple over and over (a class's default) skips the
+    #: key. One tuple, read and replaced whole: threads building bodies see a consistent one.
+    recent: list[tuple[Any, ...]]
 
 
 #: spec -> its :class:`_Plan`.
@@ -144,12 +149,15 @@ def _plan(spec: ShapeSpec) -> _Plan:
         spec.closed_form,
         frame_key,
         None if spec.extra_frames is None else spec.frames_keyword,
+        spec.cross_section,
+        [(_NOT_AN_AXIS, None, None, None)],
     )
     _PLANS[spec] = plan
     return plan
 
 
 _SOURCES = operator.itemgetter("material", "density", "mass")
+_NOT_AN_AXIS = object()  # no axis is this object: an empty ``_Plan.recent``
 
 
 _default: tuple[float, str] | None = None
@@ -221,12 +229,11 @@ class _Inertia:
         if instance is None:
             return self
         state = instance.__dict__
-        if "mass_properties" in state or instance._canonical_properties is not None:
+        # Tier 2 keeps ``_canonical_properties`` in the instance's dict (tier 1 never does).
+        if "mass_properties" in state or "_canonical_properties" in state:
             value = instance.mass_properties.inertia
         else:
-            value = canonical_inertia(
-                instance._results[3:], instance._products, instance._layout
-            )
+            value = canonical_inertia(state["_results"][3:], state["_products"], state["_layout"])
         state["inertia"] = value
         return value
 
@@ -259,7 +266,7 @@ class Component:
         plan = _PLANS.get(spec)
         if plan is None:
             plan = _plan(spec)
-        names, kinds, values, check, closed_form, frame_key, frames_keyword = plan
+        names, kinds, values, check, closed_form, frame_key, frames_keyword, cross, recent = plan
         si = values(arguments)
         for value in si:
             if type(value) is not float:  # not all floats already: convert (units, ints, ...)
@@ -302,7 +309,12 @@ class Component:
             raise ParameterError("density", shown, "must be positive and finite (kg/m^3)")
 
         state = self.__dict__
-        if frame_key is not None:
+        last = recent[0]
+        if frame_key is not None and arguments["axis"] is last[0] and (
+            not cross or (arguments["rotate90"] is False and arguments["height_direction"] is None)
+        ):  # the very tuple checked last time, nothing else: its frame
+            axis_given, frame, products, layout = last
+        elif frame_key is not None:
             key = frame_key(arguments)
             axis, rotate90, height_direction = key
             try:
@@ -327,6 +339,8 @@ class Component:
                     if len(_FRAMES) >= _FRAMES_MAX:
                         _FRAMES.clear()
                     _FRAMES[key] = axis, frame, products, layout
+            if rotate90 is False and height_direction is None and _cacheable_frame_key(key):
+                recent[0] = (axis, frame, products, layout)
             if rotate90:
                 state["_rotate90"] = True
             if height_direction is not None:
