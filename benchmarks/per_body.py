@@ -16,14 +16,20 @@ nearest solid (a cylinder or a box).
 
 from __future__ import annotations
 
+import math
 import statistics
+import struct
 from collections.abc import Callable
 
 import numpy as np
 from common import best_time, calls_per_round
 
 import rigidparts as rp
+from rigidparts.shapes import box as box_shape
 from rigidparts.shapes import cone as cone_shape
+from rigidparts.shapes import results_representable
+
+_PACK_9 = struct.Struct("=9d").pack
 
 RADIUS, LENGTH, DENSITY = 0.1, 1.0, 7860.0
 BOX = (1.0, 0.1, 0.2)  # length (x), width (z), height (y)
@@ -42,6 +48,42 @@ def _plain_python_cone() -> object:
     # The closed form with floats, then a 3x3 ndarray: no checks, no frame, no object.
     _, _, _, i0, i1, i2 = cone_shape.closed_form(LENGTH, RADIUS, RADIUS, 0.0, 0.0, DENSITY)
     return np.array(((i0, 0.0, 0.0), (0.0, i1, 0.0), (0.0, 0.0, i2)))
+
+
+class _FloorBox:
+    """The least a validated Python body can do (the floor of issue 15 item 1): a keyword-only
+    call, the Box's rule check and closed form, the representability check, the results kept,
+    and the 3x3 ndarray of an axis-aligned body. No units, no material table, no frame, no
+    error messages: what is left of ``rp.Box`` once everything optional is gone."""
+
+    __slots__ = ("results",)
+
+    def __init__(
+        self,
+        *,
+        length: float = 1.0,
+        width: float = 0.1,
+        height: float = 0.2,
+        inner_width: float = 0.0,
+        inner_height: float = 0.0,
+        density: float = DENSITY,
+    ) -> None:
+        dims = (length, width, height, inner_width, inner_height)
+        if box_shape.check(*dims) or not 0.0 < density < math.inf:
+            raise ValueError("invalid box")
+        results = box_shape.closed_form(*dims, density)
+        volume, mass, _, i0, i1, i2 = results
+        if not results_representable(volume, mass, i0, i1, i2, density):
+            raise ValueError("unrepresentable")
+        self.results = results
+
+    @property
+    def inertia(self) -> np.ndarray:
+        _, _, _, i0, i1, i2 = self.results
+        return np.ndarray((3, 3), np.float64, _PACK_9(i0, 0.0, 0.0, 0.0, i1, 0.0, 0.0, 0.0, i2))
+
+
+FLOOR_BOX = "floor: validated Python Box + 3x3 (no units, table, frames, messages)"
 
 
 def cases() -> dict[str, Case]:
@@ -98,6 +140,8 @@ def cases() -> dict[str, Case]:
         length="1000 mm", width="100 mm", height="0.2 m", density="7860 kg/m^3"
     ).inertia)  # fmt: skip
     out["plain Python closed form + 3x3 ndarray"] = (cylinder_ref, _plain_python_cone)
+    out[FLOOR_BOX] = (box_ref, lambda: _FloorBox(
+        length=BOX[0], width=BOX[1], height=BOX[2], density=DENSITY).inertia)  # fmt: skip
     try:
         import pinocchio
 

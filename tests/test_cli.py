@@ -365,6 +365,7 @@ def test_every_shape_has_a_command_with_its_specs_options(name: str, tmp_path: P
         **expected,
         "json": (("--json",), False),
         "report_units": report_units_option(spec),
+        "sensitivities": (("--sensitivities",), False),
     }
     # every keyword of the public class comes from an option or a positional argument (a
     # file), and the example's words build the class's example body

@@ -541,3 +541,8 @@ def test_a_swallowed_ctrl_c_is_not_success(monkeypatch, capsys, tmp_path: Path) 
     assert code == 130 and out == ""
     assert one_error(err) == "error: interrupted"
     assert list(tmp_path.iterdir()) == []
+    # The signal stopped that command only: a library write after it in the same program
+    # commits its file.
+    monkeypatch.setattr(rigidparts.mesh, "body_mesh", real)
+    rigidparts.mesh.export_mesh(real(rp.Box()), tmp_path / "after.stl")
+    assert (tmp_path / "after.stl").stat().st_size > 0

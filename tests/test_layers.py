@@ -1,6 +1,7 @@
 """Layers that show: read from the source (lazy imports inside functions included).
 
-- The core (errors, units, materials, transforms, frames, inertia, shapes, component, bodies)
+- The core (errors, units, materials, transforms, frames, inertia, shapes, component, bodies,
+  appearance)
   imports nothing from mesh, model, export, sim, viz or commands.
 - Each library layer imports only downwards (model < export < sim; viz over model and mesh;
   commands over everything, and nothing imports commands).
@@ -31,12 +32,19 @@ CORE = (
     "component",
     "bodies",
     "report",
+    "appearance",
+    "sensitivity",
 )
 #: For each top-level part: the parts it may not import.
 FORBIDDEN = {
-    **{core: ("mesh", "model", "export", "sim", "viz", "commands", "batch") for core in CORE},
-    "mesh": ("model", "export", "sim", "viz", "commands", "batch"),
-    "batch": ("mesh", "model", "export", "sim", "viz", "commands"),
+    **{
+        core: ("mesh", "model", "export", "sim", "viz", "commands", "batch", "tolerancing")
+        for core in CORE
+    },
+    "mesh": ("model", "export", "sim", "viz", "commands", "batch", "tolerancing"),
+    "batch": ("mesh", "model", "export", "sim", "viz", "commands", "tolerancing"),
+    # tolerance studies: over batch and the core, below the command line
+    "tolerancing": ("mesh", "model", "export", "sim", "viz", "commands"),
     "model": ("export", "sim", "viz", "commands", "batch"),
     "export": ("sim", "viz", "commands", "batch"),
     "sim": ("viz", "commands", "batch"),

@@ -214,7 +214,9 @@ def test_the_keys_of_a_body_table_come_from_its_specification(tmp_path):
     error = error_of(tmp_path, with_line(ISSUE_EXAMPLE, 'length = "1 m"', "radius_a = 1"))
     assert error.parameter == "bodies.arm.radius_a" and error.line == 6
     known = str(error).split("(known: ")[1]
-    assert known.rstrip(")").split(", ") == ["shape", *rp.SHAPES["box"].signature_defaults()]
+    # the shape's keywords, then the appearance keys every body takes
+    keys = ["shape", *rp.SHAPES["box"].signature_defaults(), "color", "opacity", "visible"]
+    assert known.rstrip(")").split(", ") == keys
 
 
 @pytest.mark.parametrize("mass", ["2.5", '"2.5 kg"', '"2500 g"'])

@@ -7,7 +7,9 @@
 The core (bodies, MassProperties, materials, units, the shape registry ``rp.SHAPES``) imports
 only numpy. The rest loads on first use, one obvious way each: ``rp.batch`` (numba),
 ``rp.Model`` / ``rp.load_model`` (models), ``rp.export_model(model, path)`` (MJCF, URDF, SDF),
-``rp.simulate`` (MuJoCo), ``rp.plot(body_or_model)`` (matplotlib).
+``rp.simulate`` (MuJoCo), ``rp.plot(body_or_model)`` (matplotlib),
+``rp.view(body_or_model, "scene.html", result=None)`` (an interactive viewer in one HTML file;
+a picture or an animation by the suffix).
 """
 
 from importlib import import_module
@@ -47,6 +49,8 @@ __all__ = [
     "plot",
     "report",
     "simulate",
+    "tolerance",
+    "view",
 ]
 
 __version__ = "0.1.0"
@@ -62,7 +66,9 @@ _LAZY = {
     "SimulationError": ("rigidparts.sim", "SimulationError"),
     "export_model": ("rigidparts.export", "export"),
     "plot": ("rigidparts.viz", "plot"),
+    "view": ("rigidparts.viz", "view"),
     "report": ("rigidparts.report", "report"),
+    "tolerance": ("rigidparts.tolerancing", "tolerance"),
 }
 
 

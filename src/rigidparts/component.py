@@ -644,6 +644,16 @@ class Component:
             "frames": {name: frame.to_dict() for name, frame in self.frames.items()},
         }
 
+    def sensitivities(self) -> Any:
+        """Exact partial derivatives of the mass, volume, centre of mass, inertia (frame_a,
+        about the centre of mass) and principal moments with respect to every dimension and the
+        density (or the mass, when one was given), SI: a
+        :class:`rigidparts.sensitivity.Sensitivities` table (forward-mode dual numbers through
+        the very closed forms; tier-2 shapes: the density or mass only)."""
+        from .sensitivity import body_sensitivities
+
+        return body_sensitivities(self)
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items() if k != "shape")
         return f"{type(self).__name__}({args})"

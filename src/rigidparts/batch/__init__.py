@@ -71,12 +71,15 @@ from . import _pool
 from .arguments import broadcast_rows, is_dask, parse, row_count
 from .evaluate import ENGINE, compiled_engine, evaluate, resolve_engine
 from .result import BatchMassProperties
+from .sensitivity import BatchSensitivities, batch_sensitivities
 
 __all__ = [
     "ENGINE",
     "BatchMassProperties",
+    "BatchSensitivities",
     "batch_function",
     "release_memory",
+    "sensitivities",
     *(name for name, spec in SHAPES.items() if spec.tier == 1),
 ]
 
@@ -146,6 +149,21 @@ def batch_function(spec: ShapeSpec) -> Callable[..., BatchMassProperties]:
         return_annotation=BatchMassProperties,
     )
     return function
+
+
+def sensitivities(shape: str | BatchMassProperties, /, **arguments: Any) -> BatchSensitivities:
+    """Exact partial derivatives of many bodies' mass properties (:mod:`.sensitivity`): of the
+    batch ``rp.batch.<shape>(**arguments)``, or of a batch result already computed (then no
+    arguments). Row ``j`` is bit for bit ``body.sensitivities()`` of row ``j``'s body."""
+    if isinstance(shape, BatchMassProperties):
+        if arguments:
+            raise TypeError("sensitivities(result) takes no other arguments")
+        return batch_sensitivities(shape)
+    spec = SHAPES.get(shape) if isinstance(shape, str) else None
+    if spec is None or spec.tier != 1:
+        tier1 = ", ".join(name for name, s in SHAPES.items() if s.tier == 1)
+        raise ParameterError("shape", shape, f"must be one of {tier1} (or a batch result)")
+    return batch_sensitivities(batch_function(spec)(**arguments))
 
 
 _NO_BATCH = (

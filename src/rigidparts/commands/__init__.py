@@ -8,6 +8,7 @@
 - ``rigidparts materials`` (:mod:`.materials`): the material table;
 - ``rigidparts export`` / ``simulate`` (:mod:`.export`, :mod:`.simulate`): model files;
 - ``rigidparts mesh`` / ``view`` (:mod:`.mesh`, :mod:`.view`): meshes and pictures.
+- ``rigidparts tolerance SHAPE`` (:mod:`.tolerance`): Monte-Carlo tolerance studies.
 
 Each command module has ``register(subparsers)`` and a ``run(args) -> int`` handler, and imports
 nothing heavy at module level: matplotlib, trimesh, mujoco, numba, scipy and pint load in the
@@ -41,7 +42,7 @@ from ..fileio import (
     terminate_as_exception,
 )
 from ..shapes import SHAPES
-from . import body, export, materials, mesh, simulate, view
+from . import body, export, materials, mesh, simulate, tolerance, view
 from ._options import Parser, UsageError, body_from_args, format_table
 
 __all__ = [
@@ -65,6 +66,7 @@ COMMANDS = {
     "simulate": simulate,
     "mesh": mesh,
     "view": view,
+    "tolerance": tolerance,
 }
 
 
@@ -146,8 +148,17 @@ def _attach_negative_values(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: runs the command of ``argv`` (default ``sys.argv[1:]``); returns the exit
     status (0 ok, 2 bad input or usage, 130 interrupted). Bad input prints one ``error:`` line
-    on stderr, never a traceback."""
+    on stderr, never a traceback. A signal recorded during the command is forgotten when it
+    returns: it stopped this command, not the library calls a program makes after it."""
     clear_interrupt()
+    try:
+        return _run(argv)
+    finally:
+        clear_interrupt()
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """:func:`main` between its two :func:`~rigidparts.fileio.clear_interrupt` calls."""
     try:
         with _signals_noted(), terminate_as_exception():
             argv = _attach_negative_values(sys.argv[1:] if argv is None else argv)

@@ -7,7 +7,9 @@ keys of :meth:`rigidparts.component.Component.to_dict`, ``inertia_about_frame_a`
 ``units``; floats at full precision), in SI or in ``--report-units`` (``mm,g``; also spelt
 ``--units`` where the shape has no parameter of that name). The options come from the shape's
 specification (:func:`._options.add_body_options`). A body read from a file over 100 m across
-gets a warning on stderr (:func:`._options.warn_large_coordinates`).
+gets a warning on stderr (:func:`._options.warn_large_coordinates`). ``--sensitivities`` adds
+the exact partial derivatives of the mass properties (:mod:`rigidparts.sensitivity`, SI) after
+the table, or as ``sensitivities`` in the JSON object.
 """
 
 from __future__ import annotations
@@ -36,10 +38,17 @@ def run(args: argparse.Namespace) -> int:
 
     body = body_from_args(args.shape, args)
     warn_large_coordinates(body)
+    # --sensitivities: the exact derivatives (rigidparts.sensitivity), always in SI.
+    sensitivities = body.sensitivities() if getattr(args, "sensitivities", False) else None
     if args.json:
-        print(json.dumps(report(body, args.report_units), indent=2))
+        data = report(body, args.report_units)
+        if sensitivities is not None:
+            data["sensitivities"] = sensitivities.to_dict()
+        print(json.dumps(data, indent=2))
     else:
         print(format_table(body, args.report_units))
+        if sensitivities is not None:
+            print(f"\n{sensitivities}")
     return 0
 
 
@@ -63,4 +72,10 @@ def register(subparsers: Any, reserved: Collection[str] = (), only: str | None =
             "--json", action="store_true", help="print one JSON object (full precision)"
         )
         add_units_option(parser, spec)
+        parser.add_argument(
+            "--sensitivities",
+            action="store_true",
+            help="also print the exact partial derivatives of the mass properties with respect "
+            "to every dimension and the density (or mass), in SI",
+        )
         parser.set_defaults(handler=run, shape=spec.name)

@@ -1,10 +1,12 @@
-"""``rigidparts simulate MODEL [-o CSV] [--animate FILE]``: a model file on MuJoCo, through
-:func:`rigidparts.sim.simulate`; a summary, the trajectory as CSV, an animation."""
+"""``rigidparts simulate MODEL [-o CSV] [--animate FILE] [--html FILE]``: a model file on MuJoCo,
+through :func:`rigidparts.sim.simulate`; a summary, the trajectory as CSV, an animation, an
+interactive 3-D playback in one HTML file (:func:`rigidparts.viz.html.write_html`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ._options import MODEL_HELP, UsageError, add_output_options, check_output
@@ -19,6 +21,16 @@ def _positive_int(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: must be a positive integer")
+    return value
+
+
+def _fps(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.1 <= value <= 1000.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a number from 0.1 to 1000")
     return value
 
 
@@ -38,13 +50,29 @@ def run(args: argparse.Namespace) -> int:
     from ..fileio import same_file
     from ..model import load_model
 
-    outputs = [(o, name) for o, name in ((args.output, "-o"), (args.animate, "--animate")) if o]
+    named = ((args.output, "-o"), (args.animate, "--animate"), (args.html, "--html"))
+    outputs = [(o, name) for o, name in named if o]
     for path, option in outputs:
         if same_file(path, args.model):
             raise UsageError(f"{option} {path}: is the model file itself: give another output")
         check_output(path, option, force=args.force)
-    if len(outputs) == 2 and same_file(args.output, args.animate):
-        raise UsageError(f"-o and --animate name the same file {args.output}: give two files")
+    for i, (first, option) in enumerate(outputs):
+        for second, other in outputs[i + 1 :]:
+            if same_file(first, second):
+                raise UsageError(f"{option} and {other} name the same file {first}: give two files")
+    if args.html is not None:
+        if Path(args.html).suffix.lower() not in (".html", ".htm"):
+            raise UsageError(f"--html {args.html}: must end in .html (or .htm)")
+        try:
+            import trimesh  # noqa: F401
+
+            from ..viz.html_page import meshcat_bundle
+
+            meshcat_bundle()
+        except ImportError as exc:
+            raise UsageError(
+                f"--html needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
+            ) from None
     try:
         import mujoco  # noqa: F401
 
@@ -85,6 +113,19 @@ def run(args: argparse.Namespace) -> int:
         animate(model, result, args.animate, progress=not args.quiet and sys.stderr.isatty())
         if not args.quiet:
             print(f"wrote {args.animate}")
+    if args.html is not None:
+        from ..viz.html import write_html
+
+        path = write_html(
+            model,
+            args.html,
+            result=result,
+            fps=args.html_fps,
+            force=args.force,
+            progress=not args.quiet and sys.stderr.isatty(),
+        )
+        if not args.quiet:
+            print(f"wrote {args.html} ({path.stat().st_size / 1e6:.2f} MB; open it in a browser)")
     return 0
 
 
@@ -92,7 +133,7 @@ def register(subparsers: Any) -> None:
     """Add the ``simulate`` subcommand."""
     parser = subparsers.add_parser(
         "simulate",
-        help="simulate a model file on MuJoCo; summary and/or CSV trajectory",
+        help="simulate a model file on MuJoCo; summary, CSV trajectory, GIF, HTML playback",
         description=(
             "Simulate a model file on MuJoCo from its initial joint positions and velocities. "
             "Prints a summary (final state, periods, energy drift); with -o writes the "
@@ -103,7 +144,7 @@ def register(subparsers: Any) -> None:
         ),
         epilog=(
             "Example: rigidparts simulate examples/pendulum.toml --duration 10 --timestep 1e-4 "
-            "-o trajectory.csv"
+            "-o trajectory.csv --html pendulum.html"
         ),
     )
     parser.add_argument("model", metavar="MODEL.toml", help=MODEL_HELP)
@@ -142,6 +183,23 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="FILE",
         help="also render an animation (.gif or .mp4; needs the viz extra)",
+    )
+    parser.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE",
+        help="also write an interactive 3-D playback in one self-contained HTML file (needs the "
+        "viz extra): the recorded poses nearest every 1/FPS s become keyframes (at most 1800, "
+        "and 12000 poses over all bodies: longer runs are spread evenly): a 10 s run at 1 ms "
+        "makes about 1 MB; open FILE.html#t=1.5 to start paused at t = 1.5 s",
+    )
+    parser.add_argument(
+        "--html-fps",
+        type=_fps,
+        default=30.0,
+        metavar="FPS",
+        help="keyframes per simulated second in --html (default 30; the viewer interpolates "
+        "between them)",
     )
     add_output_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary, no progress bar")

@@ -1,6 +1,8 @@
 """``rigidparts view SHAPE [body options] -o FILE.png`` and ``rigidparts view MODEL.toml -o
 FILE.png``: draw a body or a model without a display (the :mod:`rigidparts.viz` package).
 ``SHAPE`` is the shape's command (``rigidparts view meshbody part.stl --units mm -o part.png``).
+The format is the suffix: a picture (.png, .svg, .pdf, .jpg) or, for ``-o scene.html``, an
+interactive 3-D viewer in one self-contained HTML file (:func:`rigidparts.viz.html.write_html`).
 
 ``TARGET`` comes first and decides the rest of the options, so parsing takes two stages: the
 ``view`` subcommand takes the target and the remaining words, and :func:`run` parses those with
@@ -29,10 +31,12 @@ from ._options import (
     warn_large_coordinates,
 )
 
-__all__ = ["PICTURE_SUFFIXES", "register", "run"]
+__all__ = ["HTML_SUFFIXES", "PICTURE_SUFFIXES", "register", "run"]
 
 #: Picture formats by suffix (matplotlib writes them all).
 PICTURE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+#: The interactive viewer (one self-contained HTML file).
+HTML_SUFFIXES = (".html", ".htm")
 
 
 def _drawable() -> list[str]:
@@ -69,10 +73,20 @@ def _view(text: str) -> tuple[float, float]:
     return elev, azim
 
 
+def _opacity(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    return value
+
+
 def _usage() -> str:
     return (
-        "rigidparts view SHAPE [shape options] -o FILE.png [picture options]\n"
-        "       rigidparts view MODEL.toml -o FILE.png [picture options]"
+        "rigidparts view SHAPE [shape options] -o FILE.png|FILE.html [picture options]\n"
+        "       rigidparts view MODEL.toml -o FILE.png|FILE.html [picture options]"
     )
 
 
@@ -91,6 +105,7 @@ def _epilog() -> str:
         for name in [n for n in names if SHAPES[_shape_of(n)].axis][:1]
     ]
     examples.append("  rigidparts view pendulum.toml -o pendulum.png")
+    examples.append("  rigidparts view pendulum.toml -o pendulum.html")
     return "\n".join(
         [
             target,
@@ -107,6 +122,13 @@ def _epilog() -> str:
             "mass and",
             "material. Lengths in metres, one scale on all axes. No display is needed.",
             "",
+            "With -o FILE.html: an interactive 3-D viewer in one self-contained file (meshcat's",
+            "viewer inlined; no network needed): turn, pan and zoom with the mouse, show or hide",
+            "bodies, frames, centres of mass, the inertia ellipsoid and joints in its control "
+            "panel.",
+            "--size does not apply to it; 'rigidparts simulate MODEL --html run.html' plays a "
+            "simulation.",
+            "",
             "Examples:",
             *examples,
         ]
@@ -120,7 +142,8 @@ def _add_picture_options(parser: argparse.ArgumentParser, spec: Any = None) -> N
         "--output",
         required=True,
         metavar="FILE",
-        help="the picture: .png (also .svg, .pdf, .jpg)",
+        help="the picture: .png (also .svg, .pdf, .jpg), or .html for an interactive 3-D "
+        "viewer in one self-contained file",
     )
     group.add_argument(
         "--size",
@@ -151,6 +174,21 @@ def _add_picture_options(parser: argparse.ArgumentParser, spec: Any = None) -> N
     group.add_argument("--no-labels", action="store_true", help="do not label the frames")
     group.add_argument("--no-frames", action="store_true", help="do not draw the frame triads")
     group.add_argument("--title", default=None, help="replace the title (default: mass, material)")
+    if spec is not None:  # a model's bodies take their colours from the model file
+        group.add_argument(
+            "--color",
+            default=None,
+            metavar="COLOUR",
+            help="the body's colour: a CSS name (steelblue) or #rrggbb (default #8aa9c9)",
+        )
+        group.add_argument(
+            "--opacity",
+            type=_opacity,
+            default=None,
+            metavar="A",
+            help="the body's opacity, 0 (invisible) .. 1 (opaque, the default; a picture draws "
+            "faces at 0.8 of it, to show the frames inside)",
+        )
     add_units_option(
         group,
         spec,
@@ -201,10 +239,12 @@ def run(args: argparse.Namespace) -> int:
     viz extra are checked before any work. Returns 0."""
     parser, shape = _target_parser(args)
     options = parser.parse_args(args.options)
-    check_suffix(options.output, PICTURE_SUFFIXES, "picture")
+    check_suffix(options.output, PICTURE_SUFFIXES + HTML_SUFFIXES, "picture")
     if shape is None and _same_file(options.output, args.target):
         raise UsageError(f"-o {options.output}: is the model file itself: give another output")
     check_output(options.output, "-o", force=options.force)
+    if Path(options.output).suffix.lower() in HTML_SUFFIXES:
+        return _run_html(args, options, shape)
     try:
         import matplotlib
         import trimesh  # noqa: F401
@@ -227,6 +267,8 @@ def run(args: argparse.Namespace) -> int:
         warn_large_coordinates(subject)
         draw = plot_body
     ax = new_axes(options.size, pyplot=False)
+    # a lone body's appearance (a model's bodies take theirs from the model file)
+    looks = {} if shape is None else {"color": options.color, "opacity": options.opacity}
     draw(
         subject,
         ax=ax,
@@ -236,12 +278,59 @@ def run(args: argparse.Namespace) -> int:
         inertia=options.inertia,
         labels=not options.no_labels,
         frames=not options.no_frames,
+        **looks,
     )
     with atomic_path(options.output, force=options.force) as tmp:
         ax.figure.savefig(tmp, dpi="figure", format=Path(options.output).suffix.lower().lstrip("."))
     width, height = options.size
     print(
         f"wrote {options.output} ({width}x{height} px; {_summary(subject, options.report_units)})"
+    )
+    return 0
+
+
+def _run_html(args: argparse.Namespace, options: argparse.Namespace, shape: str | None) -> int:
+    """``-o FILE.html``: the interactive viewer (:func:`rigidparts.viz.html.write_html`)."""
+    import sys
+
+    try:
+        import trimesh  # noqa: F401
+
+        from ..viz.html import write_html
+        from ..viz.html_page import meshcat_bundle
+
+        meshcat_bundle()
+    except ImportError as exc:
+        raise UsageError(
+            f"rigidparts view -o FILE.html needs the viz extra: pip install 'rigidparts[viz]' "
+            f"({exc})"
+        ) from None
+    looks = {}
+    if shape is None:
+        from ..model import load_model
+
+        subject: Any = load_model(args.target)
+    else:
+        subject = body_from_args(shape, options)
+        warn_large_coordinates(subject)
+        looks = {"color": options.color, "opacity": options.opacity}
+    path = write_html(
+        subject,
+        options.output,
+        title=True if options.title is None else options.title,
+        view=options.view,
+        sections=options.sections,
+        inertia=options.inertia,
+        labels=not options.no_labels,
+        frames=not options.no_frames,
+        force=options.force,
+        progress=sys.stderr.isatty(),
+        **looks,
+    )
+    megabytes = path.stat().st_size / 1e6
+    print(
+        f"wrote {options.output} ({megabytes:.2f} MB, open it in a browser; "
+        f"{_summary(subject, options.report_units)})"
     )
     return 0
 
@@ -269,8 +358,9 @@ def register(subparsers: Any) -> None:
     """Add ``view`` (the first parsing stage: the target and the words after it)."""
     parser = subparsers.add_parser(
         "view",
-        help="draw a body or a model to a picture (.png), headless",
-        description="Draw a body or a model file to a picture, without a display.",
+        help="draw a body or a model to a picture (.png) or a 3-D viewer (.html), headless",
+        description="Draw a body or a model file to a picture, or write an interactive 3-D "
+        "viewer in one HTML file, without a display.",
         usage=_usage(),
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -18,7 +18,9 @@ Conventions
   ``fusestatic="false"`` (a welded body, even the root, stays a body with its own mass),
   ``angle="radian"``. Geoms also carry ``mass="0"``, in case the file is included elsewhere.
 - Geometry: one geom per body (MuJoCo's geoms are both visual and collision; contype =
-  conaffinity = 1; meshes collide by their convex hull): ``box`` (half extents), ``cylinder``
+  conaffinity = 1; meshes collide by their convex hull), coloured by the body's appearance
+  (``Model.appearance``: ``rgba`` = colour and opacity; an invisible body's geom in group 3,
+  which MuJoCo's viewers hide by default): ``box`` (half extents), ``cylinder``
   (radius, half length), ``sphere`` (radius) or ``mesh``. The two bodies of every joint are a
   ``<contact><exclude>`` pair: MuJoCo's own parent filter lapses when the parent is welded to
   the world, and a fixed base would collide with its first link. Each named frame is a
@@ -50,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import Appearance
 from ..component import Component
 from ..errors import ModelError
 from ..fileio import atomic_files
@@ -221,7 +224,15 @@ def mjcf_files(
         element = _body_element(parent, name, x_bpa, quaternions)
         elements[name] = element
         _joint_element(element, joint, x_ac)
-        _body_contents(element, name, model.bodies[name], geometries[name], mesh_of, quaternions)
+        _body_contents(
+            element,
+            name,
+            model.bodies[name],
+            geometries[name],
+            mesh_of,
+            quaternions,
+            model.appearance(name),
+        )
     quaternions.write()
 
     pairs = [j for j in joints if j.parent_body is not None]
@@ -456,9 +467,10 @@ def _body_contents(
     geometry: Geometry,
     mesh_of: dict[str, str],
     quaternions: _Quaternions,
+    looks: Appearance,
 ) -> None:
     """The body's principal-form ``<inertial>``, its ``<geom>`` (``mesh_of``: the name of each
-    body's mesh) and a ``<site>`` per frame."""
+    body's mesh; coloured by ``looks``) and a ``<site>`` per frame."""
     props = body.mass_properties
     inertial = ET.SubElement(
         element,
@@ -469,6 +481,7 @@ def _body_contents(
     )
     quaternions.add(inertial, props.principal_axes)
     geom = ET.SubElement(element, "geom", _geom_attributes(name, geometry, mesh_of.get(name)))
+    _appearance(geom, looks)
     if geometry.kind != "mesh" and not is_identity(geometry.rotation):
         quaternions.add(geom, geometry.rotation)
     for frame_name, frame in body.frames.items():
@@ -510,6 +523,20 @@ def _geom_attributes(name: str, geometry: Geometry, mesh: str | None = None) -> 
         geom.update(type="sphere", size=vec(geometry.size))
     geom["pos"] = vec(geometry.position)
     return geom
+
+
+#: The geom group of an invisible body: MuJoCo's viewers draw groups 0, 1 and 2 by default
+#: (``mjvOption.geomgroup = [1, 1, 1, 0, 0, 0]``), so group 3 is hidden until switched on.
+HIDDEN_GROUP = "3"
+
+
+def _appearance(geom: ET.Element, looks: Appearance) -> None:
+    """The body's colour and opacity as the geom's ``rgba``; an invisible body's geom goes to
+    :data:`HIDDEN_GROUP` (hidden in MuJoCo's viewers, still colliding when contacts are on,
+    and shown in its colour when the group is switched on)."""
+    geom.set("rgba", vec(looks.rgba))
+    if not looks.visible:
+        geom.set("group", HIDDEN_GROUP)
 
 
 def _tendons(root: ET.Element, worldbody: ET.Element, model: Model) -> None:

@@ -15,7 +15,9 @@ Conventions
   ``continuous``; ``prismatic``, ``fixed`` and ``ball`` as such; ``free`` -> no joint at all
   (a link without a joint floats, in Drake and Gazebo). ``world`` is the parent of the root.
 - Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh><uri>`` to
-  ``<stem>_meshes/<body>.obj``, relative to the SDF file. Gravity belongs to an SDFormat
+  ``<stem>_meshes/<body>.obj``, relative to the SDF file. The visual carries the body's
+  appearance (``<material>`` ambient and diffuse, ``<transparency>``, and for an invisible
+  body ``<visibility_flags>0``: :func:`_material`). Gravity belongs to an SDFormat
   world, not a model: it is not written.
 - Roll-pitch-yaw angles rebuild every rotation to rounding, also within 1e-9 rad of pitch
   +-90 degrees (:func:`rigidparts.transforms.matrix_to_rpy`). Every export passes SDFormat's
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import Appearance
 from ..component import Component
 from ..model import Model
 from ..model.joints import Joint
@@ -90,7 +93,7 @@ def build_sdf(
         name = joint.child_body
         body = model.bodies[name]
         mesh_uri = f"{mesh_folder_name}/{mesh_of.get(name, name)}.obj"
-        _link(element_model, name, body, poses[name], mesh_uri)
+        _link(element_model, name, body, poses[name], mesh_uri, model.appearance(name))
         for frame_name in body.frames:
             frame = ET.SubElement(
                 element_model, "frame", name=f"{name}.{frame_name}", attached_to=name
@@ -101,9 +104,16 @@ def build_sdf(
     return xml_text(root), meshes
 
 
-def _link(parent: ET.Element, name: str, body: Component, pose: Transform, mesh_uri: str) -> None:
-    """The body's ``<link>`` (frame_a at ``pose`` in the model frame): inertial, visual and
-    collision."""
+def _link(
+    parent: ET.Element,
+    name: str,
+    body: Component,
+    pose: Transform,
+    mesh_uri: str,
+    looks: Appearance,
+) -> None:
+    """The body's ``<link>`` (frame_a at ``pose`` in the model frame): inertial, visual (in
+    the colours of ``looks``) and collision."""
     link = ET.SubElement(parent, "link", name=name)
     _pose(link, pose)
     inertial = ET.SubElement(link, "inertial")
@@ -118,6 +128,27 @@ def _link(parent: ET.Element, name: str, body: Component, pose: Transform, mesh_
         element = ET.SubElement(link, tag, name=tag)
         _pose(element, (geometry.rotation, geometry.position))
         _geometry(ET.SubElement(element, "geometry"), geometry, mesh_uri)
+        if tag == "visual":
+            _material(element, looks)
+
+
+def _material(visual: ET.Element, looks: Appearance) -> None:
+    """The body's appearance in its ``<visual>``: ``<material>`` with ``<ambient>`` and
+    ``<diffuse>`` = r g b a (alpha = opacity; Drake reads the diffuse colour, Gazebo both),
+    ``<transparency>`` = 1 - opacity (SDFormat: 0 opaque, 1 fully transparent; written only
+    for a translucent body, since Drake warns that it ignores the element). SDFormat has
+    no visibility flag for a visual but ``<visibility_flags>``, which cameras AND with their
+    mask: an invisible body gets 0 (no camera draws it), transparency 1 and alpha 0 (for
+    readers that ignore the flags, such as Drake)."""
+    opacity = looks.opacity if looks.visible else 0.0
+    rgba = vec((*looks.color, opacity))
+    if opacity < 1.0:  # only then: Drake warns that it ignores <transparency>
+        _text(visual, "transparency", fmt(1.0 - opacity))
+    if not looks.visible:
+        _text(visual, "visibility_flags", "0")
+    material = ET.SubElement(visual, "material")
+    _text(material, "ambient", rgba)
+    _text(material, "diffuse", rgba)
 
 
 def _geometry(parent: ET.Element, geometry: Geometry, mesh_uri: str) -> None:

@@ -31,6 +31,8 @@ Conventions
   inertias; Pinocchio and Drake ignore it.
 - Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh
   filename="<stem>_meshes/<name>.obj"/>`` relative to the URDF file (equal bodies share one).
+  The visual carries the body's appearance as ``<material name="BODY_material"><color
+  rgba=.../>`` (alpha = opacity; 0 for an invisible body: :func:`_material`).
   URDF has no gravity.
 """
 
@@ -40,6 +42,7 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from ..appearance import Appearance
 from ..component import Component
 from ..errors import ModelError
 from ..model import Model
@@ -113,7 +116,7 @@ def build_urdf(
         body_name = joint.child_body
         body = model.bodies[body_name]
         _joint(robot, joint, model.joint_frame_in_parent_body(joint))
-        _body_link(robot, body_name, body, mesh_of, mesh_folder_name)
+        _body_link(robot, body_name, body, mesh_of, mesh_folder_name, model.appearance(body_name))
         for frame_name in body.frames:
             x_af = model.frame_in_body(body_name, frame_name)
             holds_joint = frame_name == joint.child_frame and frame_name != "frame_a"
@@ -186,7 +189,12 @@ def _joint_type(joint: Joint) -> str:
 
 
 def _body_link(
-    robot: ET.Element, name: str, body: Component, mesh_of: dict[str, str], folder: str
+    robot: ET.Element,
+    name: str,
+    body: Component,
+    mesh_of: dict[str, str],
+    folder: str,
+    looks: Appearance,
 ) -> None:
     link = ET.SubElement(robot, "link", name=name)
     inertial = ET.SubElement(link, "inertial")
@@ -209,3 +217,16 @@ def _body_link(
             ET.SubElement(shape, "sphere", radius=fmt(geometry.size[0]))
         else:
             ET.SubElement(shape, "mesh", filename=f"{folder}/{mesh_of[name]}.obj")
+        if tag == "visual":
+            _material(element, name, looks)
+
+
+def _material(visual: ET.Element, name: str, looks: Appearance) -> None:
+    """``<material name="BODY"><color rgba="r g b a"/></material>`` in the body's visual:
+    the colour and the opacity as alpha. URDF has no visibility flag: an invisible body's alpha
+    is 0 (MuJoCo gives the material's rgba to all the link's geoms; Drake, pybullet and RViz
+    draw alpha 0 as nothing), so it stays a collision shape but shows nowhere. Each body names
+    its own material: URDF materials are global by name, and two bodies may differ."""
+    alpha = looks.opacity if looks.visible else 0.0
+    material = ET.SubElement(visual, "material", name=f"{name}_material")
+    ET.SubElement(material, "color", rgba=vec((*looks.color, alpha)))

@@ -26,6 +26,9 @@ Conventions
   ``Cylinder`` (axis Z of its geometry frame) or ``Sphere``, else a ``Mesh`` of the body's
   triangles (frame_a coordinates; ``MeshCollisionAPI`` approximation ``convexHull``, as
   MuJoCo collides meshes).
+- Appearance (``Model.appearance``): the geometry prim's ``primvars:displayColor`` (linear
+  Rec.709, USD's default colour space) and ``primvars:displayOpacity``; an invisible body's
+  geometry has ``visibility = invisible``.
 - Named frames: ``Xform`` prims ``frames/<frame>`` under the body, at ``X_AF``.
 - Joints, under ``/<model>/joints``: ``revolute`` -> ``PhysicsRevoluteJoint``, ``prismatic``
   -> ``PhysicsPrismaticJoint`` (limits in degrees and metres; none: unlimited), ``fixed`` ->
@@ -54,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import Appearance
 from ..component import Component
 from ..fileio import atomic_files
 from ..model import Model
@@ -144,8 +148,9 @@ def build_usd(model: Model, *, sections: int = 64) -> Any:
         prim = _xform(stage, usd_geom, gf, path, poses[name], name)
         usd_physics.RigidBodyAPI.Apply(prim)
         _mass(usd_physics.MassAPI.Apply(prim), gf, body)
-        _geometry(stage, usd_geom, usd_physics, gf, f"{path}/geometry", body_geometry(body),
-                  meshes.get(name))  # fmt: skip
+        shape = _geometry(stage, usd_geom, usd_physics, gf, f"{path}/geometry",
+                          body_geometry(body), meshes.get(name))  # fmt: skip
+        _appearance(shape, gf, usd_geom, model.appearance(name))
         frames_path = f"{path}/frames"
         usd_geom.Scope.Define(stage, frames_path)
         for frame_name in body.frames:
@@ -217,7 +222,8 @@ def _geometry(
     path: str,
     geometry: Geometry,
     mesh: Any,
-) -> None:
+) -> Any:
+    """The body's geometry prim at ``path`` (a ``UsdGeom`` Gprim), colliding; returned."""
     if geometry.kind == "box":
         shape = usd_geom.Cube.Define(stage, path)
         shape.CreateSizeAttr(1.0)
@@ -248,6 +254,19 @@ def _geometry(
     if geometry.kind == "mesh":
         collision = usd_physics.MeshCollisionAPI.Apply(shape.GetPrim())
         collision.CreateApproximationAttr(usd_physics.Tokens.convexHull)
+    return shape
+
+
+def _appearance(shape: Any, gf: Any, usd_geom: Any, looks: Appearance) -> None:
+    """The body's appearance on its geometry prim: the constant primvars ``displayColor``
+    (one ``color3f``, in USD's default colour space, linear Rec.709: the sRGB colour decoded,
+    :attr:`~rigidparts.appearance.Appearance.linear_color`, so that it displays as the same
+    colour) and ``displayOpacity``; an invisible body has ``visibility = invisible``
+    (rendering only: it still collides)."""
+    shape.CreateDisplayColorAttr([gf.Vec3f(*looks.linear_color)])
+    shape.CreateDisplayOpacityAttr([float(looks.opacity)])
+    if not looks.visible:
+        shape.CreateVisibilityAttr(usd_geom.Tokens.invisible)
 
 
 def _axis_frame(axis: np.ndarray) -> np.ndarray:

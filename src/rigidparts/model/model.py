@@ -13,6 +13,10 @@ with ``X_BpP`` the parent frame in the parent body (identity for ``world``), ``X
 ``X_CA = X_AC^-1`` the child frame in the child body, inverted (poses compose with
 :mod:`rigidparts.transforms`).
 
+Each body has an :class:`~rigidparts.appearance.Appearance` (colour, opacity, visibility):
+the one given to :meth:`Model.add_body` (or :meth:`Model.set_appearance`), else the default
+palette entry for its index, so every picture, viewer and export shows the same colours.
+
 Rules (trees only), each a :class:`~rigidparts.ModelError` naming the item at fault: a joint's
 frames must exist, a body has at most one parent joint, no cycles, exactly one joint attaches to
 ``world`` (the root), every body is attached by a joint, names are unique across bodies and
@@ -28,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import Appearance, appearance
 from ..component import Component
-from ..errors import ModelError
+from ..errors import ModelError, ParameterError
 from ..inertia import MassProperties
 from ..transforms import IDENTITY, Transform, compose, invert
 from .joint_builder import build_joint
@@ -102,6 +107,8 @@ class Model:
         self._up: dict[str, str | None] = {}  # union-find of the trees (see _top)
         self._checked = False  # check() passed since the last change
         self._rods: dict[str, Rod] = {}
+        self._appearances: dict[str, Appearance] = {}
+        self._given_looks: dict[str, dict[str, Any]] = {}  # the keys given, for to_dict
 
     # -- building ----------------------------------------------------------------------------
 
@@ -115,8 +122,22 @@ class Model:
         """Ordered ``name -> Joint`` (read-only view)."""
         return MappingProxyType(self._joints)
 
-    def add_body(self, name: str, body: Component) -> Component:
-        """Add ``body`` under ``name``; returns the body."""
+    def add_body(
+        self,
+        name: str,
+        body: Component,
+        *,
+        color: Any = None,
+        opacity: Any = None,
+        visible: Any = None,
+    ) -> Component:
+        """Add ``body`` under ``name``; returns the body.
+
+        ``color`` (a CSS colour name, ``"#rrggbb"`` or three numbers in [0, 1]), ``opacity``
+        (0..1, 1 opaque) and ``visible`` say how pictures, the viewer and the exports show it;
+        each one left None takes the default for the body's index
+        (:func:`rigidparts.appearance.default_appearance`). See :meth:`appearance`.
+        """
         check_name(f"bodies.{name}", name, "body")
         if not isinstance(body, Component):
             raise ModelError(
@@ -124,11 +145,53 @@ class Model:
             )
         if name in self._bodies or name in self._joints or name in self._rods:
             raise ModelError(f"bodies.{name}", name, "the name is already used in the model")
+        looks = self._looks(name, len(self._bodies), color, opacity, visible)
         self._bodies[name] = body
         self._children[name] = []
         self._up[name] = name  # a tree of its own until a joint attaches it
+        self._appearances[name], self._given_looks[name] = looks
         self._checked = False
         return body
+
+    def _looks(
+        self, name: str, index: int, color: Any = None, opacity: Any = None, visible: Any = None
+    ) -> tuple[Appearance, dict[str, Any]]:
+        """The appearance of body ``name`` (the ``index``-th) and the keys given, checked;
+        a bad value is a :class:`ModelError` naming ``bodies.NAME.KEY``."""
+        given = {"color": color, "opacity": opacity, "visible": visible}
+        given = {key: value for key, value in given.items() if value is not None}
+        try:
+            looks = appearance(**given, default_index=index)
+        except ParameterError as exc:
+            raise ModelError(f"bodies.{name}.{exc.parameter}", exc.value, exc.rule) from None
+        return looks, {key: getattr(looks, key) for key in given}
+
+    def appearance(self, name: str) -> Appearance:
+        """How body ``name`` is shown: the colour, opacity and visibility given to
+        :meth:`add_body` / :meth:`set_appearance`, each missing one the default for the body's
+        index in the model (:func:`rigidparts.appearance.default_appearance`)."""
+        if name not in self._bodies:
+            known = ", ".join(self._bodies) or "none"
+            raise ModelError("body", name, f"names no body (bodies: {known})")
+        return self._appearances[name]
+
+    def set_appearance(
+        self, name: str, *, color: Any = None, opacity: Any = None, visible: Any = None
+    ) -> Appearance:
+        """Change how body ``name`` is shown (the keys given replace the previous ones; the
+        others are kept); returns the new :class:`Appearance`."""
+        self.appearance(name)  # the body exists
+        given = dict(self._given_looks[name])
+        given.update(
+            {
+                key: value
+                for key, value in (("color", color), ("opacity", opacity), ("visible", visible))
+                if value is not None
+            }
+        )
+        index = list(self._bodies).index(name)
+        self._appearances[name], self._given_looks[name] = self._looks(name, index, **given)
+        return self._appearances[name]
 
     def add_joint(
         self,
@@ -494,11 +557,21 @@ class Model:
         settings = {k: v for k, v in vars(self.simulation).items() if v is not None}
         if settings:
             out["simulation"] = settings
-        out["bodies"] = {name: body.parameters() for name, body in self._bodies.items()}
+        out["bodies"] = {
+            name: {**body.parameters(), **self._appearance_keys(name)}
+            for name, body in self._bodies.items()
+        }
         out["joints"] = [joint.to_dict() for joint in self._joints.values()]
         if self._rods:
             out["rods"] = [rod.to_dict() for rod in self._rods.values()]
         return out
+
+    def _appearance_keys(self, name: str) -> dict[str, Any]:
+        """The appearance keys given for body ``name``, as a model file writes them (the
+        colour as ``"#rrggbb"`` when that is exact, else three numbers)."""
+        given = self._given_looks[name]
+        keys = self._appearances[name].to_dict()
+        return {key: keys[key] for key in given}
 
     def __repr__(self) -> str:
         bodies = ", ".join(f"{n}={type(b).__name__}" for n, b in self._bodies.items())

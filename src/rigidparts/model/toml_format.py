@@ -14,6 +14,9 @@
     shape = "box"                    # a name in rigidparts.shapes.SHAPES
     length = "1 m"
     material = "aluminium"           # or density = ..., or mass = "2.5 kg" (one of the three)
+    color = "steelblue"              # optional: a CSS colour name, "#rrggbb" or [r, g, b]
+    opacity = 0.8                    # optional: 0..1 (1 opaque)
+    visible = true                   # optional
     ...
 
     [[joints]]                       # one entry per joint: Model.add_joint's arguments
@@ -36,9 +39,10 @@ Every problem raises :class:`~rigidparts.ModelError` naming the file, the line (
 syntax errors; otherwise found by scanning the text for the table and key) and the item at
 fault, e.g. ``model.toml:9: bodies.arm.lenght='1 m': unknown key ...``.
 
-A body table's keys are ``shape`` and the keywords of that shape's public class, read from its
-specification (:meth:`~rigidparts.shapes.ShapeSpec.signature_defaults`); its values go to the
-class (:func:`rigidparts.bodies.body_class`) unchanged, so units, ``mass``, and radial
+A body table's keys are ``shape``, the keywords of that shape's public class, read from its
+specification (:meth:`~rigidparts.shapes.ShapeSpec.signature_defaults`), and the appearance
+keys ``color``, ``opacity``, ``visible`` (:meth:`Model.add_body`); the class's values go to
+the class (:func:`rigidparts.bodies.body_class`) unchanged, so units, ``mass``, and radial
 ``extra_frames = [[0.2, "30 deg"], ...]`` pairs work as in Python.
 """
 
@@ -83,6 +87,8 @@ JOINT_KEYS = (
 REQUIRED_JOINT_KEYS = ("name", "type", "parent", "child")
 ROD_KEYS = ("name", "frame_a", "frame_b", "rest_length", "stiffness", "damping")
 REQUIRED_ROD_KEYS = ("name", "frame_a", "frame_b")
+#: Keys of every body table that say how it is shown, not what it is (Model.add_body).
+APPEARANCE_KEYS = ("color", "opacity", "visible")
 
 #: A key path in the file: ``("bodies", "arm", "length")``, ``("joints", 0, "axis")``.
 KeyPath = tuple[Any, ...]
@@ -240,10 +246,13 @@ def _read_bodies(bodies: Any, model: Model, errors: _Errors) -> None:
         raise errors(("bodies",), "bodies", bodies, "must hold one table per body ([bodies.NAME])")
     for name, table in bodies.items():
         body = _read_body(name, table, errors)
+        looks = {key: table[key] for key in APPEARANCE_KEYS if key in table}
         try:
-            model.add_body(name, body)
+            model.add_body(name, body, **looks)
         except ParameterError as exc:
-            raise errors.relocate(exc, ("bodies", name), exc.parameter) from None
+            key = exc.parameter.rpartition(".")[2]
+            path = ("bodies", name, key) if key in looks else ("bodies", name)
+            raise errors.relocate(exc, path, exc.parameter) from None
 
 
 def _read_body(name: str, table: Any, errors: _Errors) -> Component:
@@ -264,9 +273,7 @@ def _read_body(name: str, table: Any, errors: _Errors) -> Component:
         raise errors(path, prefix, kwargs, f"is not a valid {spec.name}: {exc}") from None
 
 
-def _body_keywords(
-    table: Mapping[str, Any], spec: ShapeSpec, source: str | None
-) -> dict[str, Any]:
+def _body_keywords(table: Mapping[str, Any], spec: ShapeSpec, source: str | None) -> dict[str, Any]:
     """The class's keywords from a body table: a parameter's alias (``file`` for ``mesh``)
     becomes its keyword, and a relative path (a parameter of kind ``path``) is taken relative
     to the model file's folder."""
@@ -274,7 +281,7 @@ def _body_keywords(
     paths = {p.name for p in spec.params if p.kind == "path"}
     kwargs: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "shape":
+        if key == "shape" or key in APPEARANCE_KEYS:
             continue
         key = aliases.get(key, key)
         if key in paths and isinstance(value, str) and source is not None:
@@ -294,12 +301,12 @@ def _body_spec(shape: Any, path: KeyPath, prefix: str, errors: _Errors) -> Shape
 def _check_body_keys(
     table: Mapping[str, Any], spec: ShapeSpec, path: KeyPath, prefix: str, errors: _Errors
 ) -> None:
-    """Every key is ``shape`` or a keyword of the shape's class."""
+    """Every key is ``shape``, a keyword of the shape's class or an appearance key."""
     keywords = spec.signature_defaults()
     keywords.update({alias: None for p in spec.params for alias in p.aliases})
     for key, value in table.items():
-        if key != "shape" and key not in keywords:
-            known = ", ".join(["shape", *keywords])
+        if key != "shape" and key not in keywords and key not in APPEARANCE_KEYS:
+            known = ", ".join(["shape", *keywords, *APPEARANCE_KEYS])
             rule = f"unknown key for a {spec.name} (known: {known})"
             raise errors((*path, key), f"{prefix}.{key}", value, rule)
 

@@ -4,12 +4,17 @@
   figure when ``ax`` is None); returns the axes. :func:`plot_body` and :func:`plot_model` are
   the two cases; :func:`new_axes` makes a figure of a given size in pixels.
 - :func:`rigidparts.viz.animate.animate`: a GIF or MP4 of a simulation result.
+- :func:`view` ``(target, path, *, result=None, **options)``: write a body or a model to
+  ``path``, the format from the suffix: ``.html`` an interactive 3-D viewer in one
+  self-contained file (:func:`write_html`, :mod:`.html`; with ``result`` the simulation plays
+  back), ``.png`` / ``.svg`` / ``.pdf`` / ``.jpg`` a picture, ``.gif`` / ``.mp4`` an animation.
 
 The package, one job per module: :mod:`.geometry` (world-coordinate geometry: placed bodies,
 drawable meshes, the inertia ellipsoid, frame triads, the camera), :mod:`.scene` (what a picture
 shows, its options, colours, titles and framing box), :mod:`.draw` (the parts on the axes),
 :mod:`.labels` (label placement), :mod:`.figure` (figure and axes), :mod:`.plotting` (the entry
-points), :mod:`.animate`.
+points), :mod:`.animate`; the HTML viewer: :mod:`.html` (the scene), :mod:`.threejs` (its
+three.js objects), :mod:`.html_page` (the page and meshcat's inlined viewer).
 
 Importing this package imports nothing heavy: the names above load :mod:`.plotting` on first
 use, and matplotlib loads when something is drawn.
@@ -20,7 +25,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["new_axes", "plot", "plot_body", "plot_model"]
+__all__ = ["new_axes", "plot", "plot_body", "plot_model", "view", "write_html"]
 
 #: Public name -> the module that defines it (imported on first use).
 _LAZY = {
@@ -28,6 +33,8 @@ _LAZY = {
     "plot_body": ".plotting",
     "plot_model": ".plotting",
     "new_axes": ".figure",
+    "view": ".html",
+    "write_html": ".html",
 }
 
 

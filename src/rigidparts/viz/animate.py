@@ -2,7 +2,8 @@
 
 ``animate(model, result, path)`` draws every body of ``model`` at its simulated poses
 (``result.body_rotations[name][k]`` = ``R_WA``, ``result.body_positions[name][k]`` = ``p_WAo``)
-with the same drawing as :func:`rigidparts.viz.plot_model`, one picture per frame:
+with the same drawing as :func:`rigidparts.viz.plot_model` (each body in its appearance,
+:meth:`~rigidparts.model.Model.appearance`), one picture per frame:
 
 - frames are sampled at ``fps`` frames per second of simulated time (the sample nearest each
   frame time; no interpolation), at most ``max_frames`` of them (beyond that the frames are
@@ -172,7 +173,7 @@ def animate(
     scenes = []
     for k in indices:
         bodies = [
-            PlacedBody(body, name, rotations[name][k], positions[name][k])
+            PlacedBody(body, name, rotations[name][k], positions[name][k], model.appearance(name))
             for name, body in model.bodies.items()
         ]
         joints = joint_marks(model, {n: (rotations[n][k], positions[n][k]) for n in rotations})

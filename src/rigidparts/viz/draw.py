@@ -1,9 +1,11 @@
 """Drawing the parts of a scene on a matplotlib 3-D axes, in world coordinates (m).
 
-- :func:`draw_bodies`: every body's mesh (:class:`~.geometry.BodyGeometry`), its faces shaded by
-  a light that sits above and to the left of the viewer (two-sided Lambert shading, :func:`shade`),
-  semi-transparent so that frames inside a body and the bore of a hollow one stay visible, with
-  its sharp edges outlined;
+- :func:`draw_bodies`: every body's mesh (:class:`~.geometry.BodyGeometry`) in its colour
+  (the body's :class:`~rigidparts.appearance.Appearance`), its faces shaded by a light that sits
+  above and to the left of the viewer (two-sided Lambert shading, :func:`shade`),
+  semi-transparent (the picture's ``alpha`` times the body's opacity) so that frames inside a
+  body and the bore of a hollow one stay visible, with its sharp edges outlined; an invisible
+  body's mesh is left out (its frames and centre of mass are still drawn);
 - :func:`draw_inertia_ellipsoids`: each body's equivalent inertia ellipsoid;
 - :func:`draw_joints`: joint axes and pivots (joints that turn about a point) of a model;
 - :func:`draw_triads`: a triad per frame (x red, y green, z blue) along the frame's own axes
@@ -58,22 +60,39 @@ def shade(
     return np.column_stack([rgb, np.full(len(rgb), alpha)])
 
 
-def draw_bodies(ax: Any, scene: Scene, colors: list[Any], elev: float, azim: float) -> None:
-    """Every body's faces, shaded for the viewpoint ``(elev, azim)`` (degrees), body ``i`` in
-    ``colors[i % len(colors)]``, and (``scene.edges``) their sharp edges."""
+#: Colour of the bodies' sharp edges, and its alpha for an opaque body.
+EDGE_COLOR = "#2b3440"
+EDGE_ALPHA = 0.75
+
+
+def draw_bodies(ax: Any, scene: Scene, elev: float, azim: float) -> None:
+    """Every visible body's faces, shaded for the viewpoint ``(elev, azim)`` (degrees) in its
+    colour (:meth:`Scene.appearance`) with face alpha ``scene.alpha * opacity``, and
+    (``scene.edges``) its sharp edges, their alpha scaled by the opacity too. An invisible body
+    (``visible=False``) is not drawn; its frames, centre of mass and ellipsoid still are."""
+    from matplotlib.colors import to_rgba
     from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
 
     light = light_direction(elev, azim)
     eye = eye_direction(elev, azim)
     # All bodies' faces in one collection, so matplotlib depth-sorts them together.
-    polygons, face_colors, outlines = [], [], []
+    polygons, face_colors, outlines, outline_colors = [], [], [], []
+    edge_rgb = to_rgba(EDGE_COLOR)[:3]
     for i, placed in enumerate(scene.bodies):
+        looks = scene.appearance(i)
+        if not looks.visible:
+            continue
         geometry = scene.geometry(placed.body)
         polygons.append(placed.to_world(geometry.triangles))
         normals = geometry.normals @ np.asarray(placed.rotation).T
-        face_colors.append(shade(colors[i % len(colors)], normals, light, eye, scene.alpha))
+        alpha = scene.alpha * looks.opacity
+        face_colors.append(shade(looks.color, normals, light, eye, alpha))
         if scene.edges and len(geometry.edges):
             outlines.append(placed.to_world(geometry.edges))
+            edge = (*edge_rgb, EDGE_ALPHA * looks.opacity)
+            outline_colors.append(np.tile(edge, (len(geometry.edges), 1)))
+    if not polygons:
+        return
     faces = Poly3DCollection(
         np.concatenate(polygons), facecolors=np.concatenate(face_colors), edgecolors="none"
     )
@@ -82,7 +101,7 @@ def draw_bodies(ax: Any, scene: Scene, colors: list[Any], elev: float, azim: flo
     ax.add_collection3d(faces)
     if outlines:
         edges = Line3DCollection(
-            np.concatenate(outlines), colors="#2b3440", linewidths=0.9, alpha=0.75
+            np.concatenate(outlines), colors=np.concatenate(outline_colors), linewidths=0.9
         )
         edges.set_zorder(2)
         ax.add_collection3d(edges)

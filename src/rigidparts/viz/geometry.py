@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import Appearance
+
 __all__ = [
     "SHARP_ANGLE",
     "BodyGeometry",
@@ -41,12 +43,15 @@ SHARP_ANGLE = math.radians(20.0)
 @dataclass
 class PlacedBody:
     """A body at a world pose: ``rotation`` = ``R_WA``, ``position`` = ``p_WAo`` (m);
-    ``name`` is the body's name in a model (None for a lone body)."""
+    ``name`` is the body's name in a model (None for a lone body); ``appearance`` its
+    :class:`~rigidparts.appearance.Appearance` (None: the default for its index in the
+    scene)."""
 
     body: Any
     name: str | None = None
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
     position: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    appearance: Appearance | None = None
 
     def to_world(self, points: np.ndarray) -> np.ndarray:
         """Points (..., 3) in frame_a -> world: ``p_W = R_WA p_A + p_WAo``."""

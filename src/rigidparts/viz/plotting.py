@@ -2,7 +2,8 @@
 :func:`draw_scene`, which puts the parts of a picture together.
 
 What a picture shows (all lengths in metres, in world coordinates = frame_a of a single body):
-each body's shaded, semi-transparent mesh with its sharp edges outlined (:mod:`.draw`); a triad
+each body's shaded, semi-transparent mesh in its colour (:mod:`rigidparts.appearance`; an
+invisible body's mesh left out) with its sharp edges outlined (:mod:`.draw`); a triad
 per frame along the frame's own axes (x red, y green, z blue; 0.15 of the scene's largest
 extent), labelled with the frame's name (``body.frame`` in a model; :mod:`.labels`); the
 centre of mass as a circled cross; optionally (``inertia=True``) the equivalent inertia
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..appearance import appearance
 from ..component import Component
 from ..errors import ParameterError
 from .draw import (
@@ -39,7 +41,6 @@ from .figure import (
 from .geometry import PlacedBody, frame_triads, screen_axes
 from .labels import draw_labels, merge_coincident
 from .scene import (
-    BODY_COLORS,
     TRIAD_FRACTION,
     Scene,
     body_title,
@@ -69,7 +70,7 @@ def draw_scene(ax: Any, scene: Scene, *, limits: Any = None, view: Any = None) -
     triad = default_triad if scene.triad_length is None else float(scene.triad_length)
     ax.computed_zorder = False
 
-    draw_bodies(ax, scene, list(scene.colors or BODY_COLORS), elev, azim)
+    draw_bodies(ax, scene, elev, azim)
     if scene.inertia:
         draw_inertia_ellipsoids(ax, scene.bodies)
     joint_labels = draw_joints(ax, scene.joints, triad)
@@ -112,6 +113,9 @@ def plot_body(
     size: tuple[int, int] = DEFAULT_SIZE,
     view: Any = None,
     title: str | bool = True,
+    color: Any = None,
+    opacity: Any = None,
+    visible: Any = None,
     **options: Any,
 ) -> Any:
     """Draw one body in its frame_a with its frames and centre of mass; returns the axes.
@@ -122,17 +126,24 @@ def plot_body(
     ax : a matplotlib 3-D axes to draw on, or None for a new pyplot figure of ``size`` pixels.
     view : ``(elevation, azimuth)`` in degrees (default :data:`~.figure.DEFAULT_VIEW`).
     title : True for the body's class, material and mass; a string; or False for none.
+    color, opacity, visible : the body's appearance (:func:`rigidparts.appearance.appearance`:
+        a CSS colour name, ``"#rrggbb"`` or three numbers in [0, 1]; opacity 0..1; None for
+        the default: the first colour of the palette, opaque, visible). An invisible body's
+        frames and centre of mass are still drawn.
     options : ``sections`` (48, segments around round surfaces), ``frames`` (True, False or
         names to draw), ``labels`` (True), ``com`` (True), ``inertia`` (False: the equivalent
-        inertia ellipsoid), ``edges`` (True: outline sharp edges), ``alpha`` (0.8, face
-        opacity), ``colors`` (body colours), ``triad_length`` (m; default 0.15 of the extent).
+        inertia ellipsoid), ``edges`` (True: outline sharp edges), ``alpha`` (0.8, the
+        picture's face opacity, multiplied by each body's opacity), ``colors`` (a colour or a
+        list of colours, in turn, replacing the bodies' own), ``triad_length`` (m; default
+        0.15 of the extent).
 
     Returns the ``Axes3D``; ``ax.figure`` is its figure. Frame labels are the axes' texts.
     """
+    looks = appearance(color, opacity, visible)  # checked before any figure is made
     if ax is None:
         ax = new_axes(size)
     text = body_title(body) if title is True else title
-    scene = make_scene([PlacedBody(body)], text, options)
+    scene = make_scene([PlacedBody(body, appearance=looks)], text, options)
     return draw_scene(ax, scene, view=view)
 
 
@@ -148,7 +159,19 @@ def plot_model(
 ) -> Any:
     """Draw every body of ``model`` at the joint positions ``q`` (a mapping joint name ->
     value; default: the initial ones) with its joint axes; returns the axes. Options as
-    :func:`plot_body`; frame labels read ``body.frame``."""
+    :func:`plot_body` (each body drawn as :meth:`~rigidparts.model.Model.appearance` says; a
+    ``color`` / ``opacity`` / ``visible`` option is refused: they belong to each body, set by
+    ``Model.add_body`` / ``Model.set_appearance`` or the model file's body keys); frame
+    labels read ``body.frame``."""
+    for key in ("color", "opacity", "visible"):
+        if key in options:
+            raise ParameterError(
+                key,
+                options[key],
+                "is set per body of a model: Model.add_body(..., color=...), "
+                "Model.set_appearance(NAME, ...) or the body's 'color' key in the model file "
+                "(or give colors=[...] for the picture)",
+            )
     if ax is None:
         ax = new_axes(size)
     text = model_title(model) if title is True else title

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..appearance import BODY_PALETTE, Appearance, default_appearance, parse_color
 from ..errors import ParameterError
 from .geometry import BodyGeometry, PlacedBody, ellipsoid_surface
 
@@ -38,8 +39,9 @@ __all__ = [
 
 #: Triad colours: x, y, z.
 AXIS_COLORS = ("#d62728", "#2ca02c", "#1f77b4")
-#: Body colours, in turn.
-BODY_COLORS = ("#8aa9c9", "#d9a36a", "#9cc58f", "#c99ac9", "#d6cc7a", "#9ad0d0", "#d69a9a")
+#: Body colours, in turn: the default palette of :mod:`rigidparts.appearance` (the same in
+#: every picture, the HTML viewer and the exports).
+BODY_COLORS = BODY_PALETTE
 #: Colour of joint axes and their labels.
 JOINT_COLOR = "#5a3e8c"
 #: Colour of the inertia ellipsoid.
@@ -88,7 +90,7 @@ class Scene:
     inertia: bool = False
     edges: bool = True
     alpha: float = 0.8
-    colors: Sequence[Any] | None = None
+    colors: Sequence[Any] | None = None  # checked by make_scene: RGB tuples
     triad_length: float | None = None
     joints: list[JointMark] = field(default_factory=list)
     note: str | None = None  # top right, e.g. the time of an animation frame
@@ -100,6 +102,17 @@ class Scene:
         if key not in self._geometry:
             self._geometry[key] = BodyGeometry(body, self.sections)
         return self._geometry[key]
+
+    def appearance(self, index: int) -> Appearance:
+        """How body ``index`` of the scene is drawn: its own appearance (a model's
+        :meth:`~rigidparts.model.Model.appearance`, or the one given to ``plot(body,
+        color=...)``), else the default for its index; the ``colors`` option, when given,
+        replaces the colour by ``colors[index % len(colors)]``."""
+        placed = self.bodies[index]
+        looks = placed.appearance if placed.appearance is not None else default_appearance(index)
+        if self.colors:
+            looks = replace(looks, color=self.colors[index % len(self.colors)])
+        return looks
 
     def frame_names(self, body: Any) -> list[str]:
         """The names of the frames of ``body`` to draw, in the body's order."""
@@ -131,7 +144,24 @@ def make_scene(bodies: list[PlacedBody], title: Any, options: Mapping[str, Any])
     scene = Scene(bodies=bodies, title=title or None, **options)
     if not (isinstance(scene.alpha, int | float) and 0.0 < scene.alpha <= 1.0):
         raise ParameterError("alpha", scene.alpha, "must be a number in (0, 1]")
+    scene.colors = _palette(scene.colors)
     return scene
+
+
+def _palette(colors: Any) -> tuple[tuple[float, float, float], ...] | None:
+    """The ``colors`` option checked: None, one colour, or a non-empty sequence of colours
+    (each as :func:`rigidparts.appearance.parse_color` takes it), as RGB tuples."""
+    if colors is None:
+        return None
+    if isinstance(colors, str):  # one colour for every body
+        return (parse_color(colors, "colors"),)
+    try:
+        items = list(colors)
+    except TypeError:
+        raise ParameterError("colors", colors, "must be a colour or a list of colours") from None
+    if not items:
+        raise ParameterError("colors", colors, "must hold at least one colour")
+    return tuple(parse_color(item, f"colors[{i}]") for i, item in enumerate(items))
 
 
 def joint_marks(model: Any, poses: Mapping[str, Any]) -> list[JointMark]:
@@ -155,10 +185,17 @@ def joint_marks(model: Any, poses: Mapping[str, Any]) -> list[JointMark]:
 
 def placed_model(model: Any, q: Any = None) -> list[PlacedBody]:
     """The bodies of ``model`` at the joint positions ``q`` (default: the initial ones), from
-    ``model.body_poses(q)`` = ``{name: (R_WA, p_WAo)}``."""
+    ``model.body_poses(q)`` = ``{name: (R_WA, p_WAo)}``, each with its appearance
+    (:meth:`~rigidparts.model.Model.appearance`)."""
     poses = model.body_poses(q) if q is not None else model.body_poses()
     return [
-        PlacedBody(body, name, np.asarray(poses[name][0]), np.asarray(poses[name][1]))
+        PlacedBody(
+            body,
+            name,
+            np.asarray(poses[name][0]),
+            np.asarray(poses[name][1]),
+            model.appearance(name),
+        )
         for name, body in model.bodies.items()
     ]
 

@@ -1,0 +1,395 @@
+"""The arithmetic of a tolerance study: blocks, their random streams, their statistics, and
+the exact combination of blocks.
+
+Blocks. The samples ``0 .. N-1`` are cut into blocks of :data:`BLOCK` (2^16) samples, the last
+one possibly short. Block ``b`` draws its samples from its own stream,
+``numpy.random.Generator(numpy.random.PCG64DXSM(numpy.random.SeedSequence(seed,
+spawn_key=(b,))))`` (child ``b`` of ``SeedSequence(seed).spawn``; PCG64DXSM is numpy's
+generator for many parallel streams), one toleranced parameter after the other in the order
+of the shape's parameters, then the density or mass: ``n_b`` uniform doubles ``u`` in [0, 1)
+each, mapped to ``low + (high - low) u`` (uniform), or ``n_b`` standard normals ``z`` mapped
+to ``nominal + sigma z`` (normal). A sample therefore depends on (seed, its index, the
+tolerances) only: not on the chunk it is computed in, the scheduler or the number of workers.
+
+Statistics. Every block gives, for each output (:data:`OUTPUTS`: the mass, the centre of mass
+x, y, z in frame_a, the principal moments 1 <= 2 <= 3 about the centre of mass, the volume),
+its count of valid samples, mean (pairwise sum / count), M2 (sum of squared deviations from
+that mean, two passes) and min and max, from the same contiguous arrays whatever the chunk;
+invalid samples (NaN rows from the batch kernel's validity codes) are counted and left out.
+:func:`combine_blocks` folds the blocks in block-index order with Chan, Golub and LeVeque's
+pairwise update (1979; ``delta = mean_b - mean``, ``mean += delta n_b / n``, ``M2 += M2_b +
+delta^2 n_a n_b / n``): the result is the same to the last bit whatever the chunking.
+
+Percentiles come from fixed-edge histograms (:data:`BINS` bins per output between edges chosen
+before sampling, from block 0 as a deterministic pilot: its range widened by half its width on
+each side; under- and overflow counted apart), whose integer counts add exactly in any order.
+A percentile is interpolated linearly within the bin that holds it, so it is exact to within
+one bin width (about 1/4096 of the pilot's range), clipped to the exact min and max.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParameterError
+from .values import Tolerance
+
+__all__ = [
+    "BINS",
+    "BLOCK",
+    "OUTPUTS",
+    "UNITS",
+    "ChunkStats",
+    "Plan",
+    "block_stream",
+    "combine_blocks",
+    "evaluate_chunk",
+    "percentiles_from_histogram",
+]
+
+#: Samples per block (the unit of the random stream and of the partial statistics).
+BLOCK = 1 << 16
+#: Histogram bins per output between the edges (plus one underflow and one overflow bin).
+BINS = 8192
+#: The outputs, in order, and their SI units.
+OUTPUTS = (
+    "mass",
+    "center_of_mass_x",
+    "center_of_mass_y",
+    "center_of_mass_z",
+    "principal_moment_1",
+    "principal_moment_2",
+    "principal_moment_3",
+    "volume",
+)
+UNITS = ("kg", "m", "m", "m", "kg m^2", "kg m^2", "kg m^2", "m^3")
+#: Columns of a block's statistics.
+MEAN, M2, MIN, MAX = range(4)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a chunk needs (picklable: it travels to dask workers).
+
+    ``shape`` is the registry name; ``fixed`` the batch keywords that do not vary (SI values,
+    the axis, the material...); ``tolerances`` the toleranced keywords in drawing order;
+    ``edges`` the (len(OUTPUTS), 2) histogram low and high edges (None for the pilot)."""
+
+    shape: str
+    fixed: Mapping[str, Any]
+    tolerances: tuple[tuple[str, Tolerance], ...]
+    samples: int
+    seed: int
+    on_invalid: str
+    engine: str
+    edges: Any = None
+    bins: int = BINS
+    block: int = BLOCK
+
+    @property
+    def blocks(self) -> int:
+        """Number of blocks (the last may be short)."""
+        return -(-self.samples // self.block)
+
+    def block_rows(self, b: int) -> tuple[int, int]:
+        """``(first sample, count)`` of block ``b``."""
+        start = b * self.block
+        return start, min(self.block, self.samples - start)
+
+
+def block_stream(seed: int, b: int) -> np.random.Generator:
+    """The random stream of block ``b`` (module docstring): keyed by (seed, b) only."""
+    return np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(b,))))
+
+
+def _draw(plan: Plan, first: int, count: int) -> dict[str, np.ndarray]:
+    """The toleranced inputs of blocks ``first .. first + count - 1`` (SI arrays by name)."""
+    start, _ = plan.block_rows(first)
+    end_start, end_n = plan.block_rows(first + count - 1)
+    n = end_start + end_n - start
+    arrays = {name: np.empty(n) for name, _ in plan.tolerances}
+    for b in range(first, first + count):
+        rng = block_stream(plan.seed, b)
+        s, m = plan.block_rows(b)
+        lo = s - start
+        for name, tolerance in plan.tolerances:
+            out = arrays[name][lo : lo + m]
+            if tolerance.distribution == "normal":
+                rng.standard_normal(out=out)
+                assert tolerance.sigma is not None
+                out *= tolerance.sigma
+                out += tolerance.nominal
+            else:
+                rng.random(out=out)
+                out *= tolerance.high - tolerance.low
+                out += tolerance.low
+    return arrays
+
+
+@dataclass
+class ChunkStats:
+    """What one chunk (whole blocks ``first .. first + len(counts) - 1``) returns: small.
+
+    ``counts`` (blocks,) valid samples per block; ``stats`` (blocks, outputs, 4): mean, M2,
+    min, max; ``histogram`` (outputs, bins + 2) int64 (underflow, bins, overflow);
+    ``first_invalid``: (sample index, error code) of the chunk's first invalid sample, or
+    None."""
+
+    first: int
+    counts: np.ndarray
+    stats: np.ndarray
+    histogram: np.ndarray | None
+    first_invalid: tuple[int, int] | None
+    #: ``(parameter, value, rule, index)`` of the first invalid sample's error (plain data: a
+    #: ParameterError does not survive pickling to and from a dask worker).
+    error_args: tuple[str, Any, str, int] | None = None
+
+    @property
+    def error(self) -> ParameterError | None:
+        """The ParameterError of the chunk's first invalid sample, or None."""
+        if self.error_args is None:
+            return None
+        parameter, value, rule, index = self.error_args
+        return ParameterError(parameter, value, rule, index=index)
+
+
+def _batch(plan: Plan, sampled: Mapping[str, np.ndarray], n: int) -> Any:
+    """The batch path's result for ``n`` rows: the shape's kernel (numba when installed),
+    single-threaded (dask runs the chunks in parallel), invalid rows masked."""
+    from ..batch import OPTIONS
+    from ..batch.arguments import broadcast_rows, parse
+    from ..batch.evaluate import evaluate, resolve_engine
+    from ..shapes import get_shape
+
+    spec = get_shape(plan.shape)
+    arguments = {**spec.signature_defaults(), **OPTIONS, **plan.fixed, **sampled}
+    arguments.update(on_invalid="mask", engine=plan.engine, extra_frames=())
+    parsed = parse(spec, arguments)
+    result, _ = evaluate(
+        spec,
+        broadcast_rows(parsed.inputs, n),
+        engine=resolve_engine(parsed.engine),
+        by_mass=parsed.by_mass,
+        explicit_height=parsed.explicit_height,
+        threads=False,
+    )
+    return result
+
+
+def _columns(result: Any, lo: int, m: int, out: np.ndarray) -> np.ndarray:
+    """Rows ``lo .. lo + m - 1`` of the outputs as ``out`` (outputs, m), C-contiguous. The
+    principal moments are the canonical moments sorted by a three-element sorting network
+    (min / max: exactly the values of a sort, without an argsort per row)."""
+    rows = slice(lo, lo + m)
+    out[0] = result.mass[rows]
+    out[1:4] = result.center_of_mass[rows].T
+    moments = result.canonical_moments[rows]
+    a, b, c = moments[:, 0], moments[:, 1], moments[:, 2]
+    low, middle, high = out[4], out[5], out[6]
+    np.minimum(a, b, out=low)
+    np.maximum(a, b, out=high)  # (low, high) = sorted (a, b)
+    np.maximum(low, c, out=middle)
+    np.minimum(low, c, out=low)  # low = min(a, b, c); middle = max(min(a, b), c)
+    largest = np.maximum(high, middle)
+    np.minimum(high, middle, out=middle)
+    high[:] = largest
+    out[7] = result.volume[rows]
+    return out
+
+
+def evaluate_chunk(plan: Plan, first: int, count: int) -> ChunkStats:
+    """Blocks ``first .. first + count - 1``: draw, compute through the batch path, reduce.
+
+    Invalid samples are counted and left out; the first one's error (the ParameterError the
+    shape's class gives for it, naming the sample's index) travels in the result. Each block
+    is reduced on its own (its columns stay in cache)."""
+    sampled = _draw(plan, first, count)
+    start, _ = plan.block_rows(first)
+    n = _chunk_rows(plan, first, count)
+    result = _batch(plan, sampled, n)
+    del sampled
+    codes = np.asarray(result.error_codes)
+    bad = np.flatnonzero(codes)
+    first_invalid = error_args = None
+    if bad.size:
+        local = int(bad[0])
+        first_invalid = (start + local, int(codes[local]))
+        error = invalid_sample_error(result, local, start + local)
+        error_args = (error.parameter, error.value, error.rule, start + local)
+    counts = np.empty(count, np.int64)
+    stats = np.empty((count, len(OUTPUTS), 4))
+    histogram = None
+    if plan.edges is not None:
+        histogram = np.zeros((len(OUTPUTS), plan.bins + 2), np.int64)
+    buffer = np.empty((len(OUTPUTS), plan.block))
+    for k in range(count):
+        s, m = plan.block_rows(first + k)
+        lo = s - start
+        block = _columns(result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m)))
+        if bad.size:
+            valid = codes[lo : lo + m] == 0
+            if not valid.all():
+                block = np.ascontiguousarray(block[:, valid])
+        counts[k] = block.shape[1]
+        stats[k] = _block_stats(block)
+        if histogram is not None and block.shape[1]:
+            _add_histogram(block, stats[k], plan, histogram)
+    return ChunkStats(first, counts, stats, histogram, first_invalid, error_args)
+
+
+def _chunk_rows(plan: Plan, first: int, count: int) -> int:
+    start, _ = plan.block_rows(first)
+    end_start, end_n = plan.block_rows(first + count - 1)
+    return end_start + end_n - start
+
+
+def _block_stats(block: np.ndarray) -> np.ndarray:
+    """(outputs, 4): mean, M2, min, max of each row of ``block`` (outputs, m), m >= 0; two
+    passes (mean, then squared deviations) for accuracy; NaN for an empty block."""
+    out = np.full((block.shape[0], 4), np.nan)
+    m = block.shape[1]
+    if m == 0:
+        return out
+    # Rows of a C-contiguous array: numpy sums each pairwise, the same way for every chunk.
+    block = np.ascontiguousarray(block)
+    mean = block.sum(axis=1) / m
+    deviation = block - mean[:, None]
+    deviation *= deviation
+    out[:, MEAN] = mean
+    out[:, M2] = deviation.sum(axis=1)
+    out[:, MIN] = block.min(axis=1)
+    out[:, MAX] = block.max(axis=1)
+    return out
+
+
+def histogram_edges(stats: np.ndarray, nominal: np.ndarray) -> np.ndarray:
+    """(outputs, 2) low and high edges from a pilot's min and max (``stats`` (outputs, 4)):
+    the range widened by half its width each side; around the nominal value when the pilot
+    has no valid sample, and a tiny width around a constant output."""
+    low, high = stats[:, MIN].copy(), stats[:, MAX].copy()
+    empty = ~np.isfinite(low)
+    low[empty] = high[empty] = nominal[empty]
+    width = high - low
+    pad = np.where(width > 0, 0.5 * width, np.maximum(np.abs(low) * 1e-9, 1e-300))
+    return np.stack([low - pad, high + pad], axis=1)
+
+
+def _add_histogram(block: np.ndarray, stats: np.ndarray, plan: Plan, histogram: np.ndarray) -> None:
+    """Add the block's (outputs, m) values to ``histogram`` (outputs, bins + 2) int64: bin 0
+    underflow, 1..bins the bins, bins+1 overflow. A value's bin is ``1 + floor((x - low) bins
+    / (high - low))`` clipped to [0, bins + 1], elementwise (the same for every chunking);
+    after the clip the value is >= 0, so truncation to an integer is the floor. An output
+    that is constant over the block (its min equals its max in ``stats``: a centre of mass
+    that stays on the axis) adds its count to its one bin."""
+    edges = np.asarray(plan.edges)
+    bins = plan.bins
+    scale = bins / (edges[:, 1] - edges[:, 0])
+    constant = stats[:, MIN] == stats[:, MAX]
+    rows = np.flatnonzero(~constant)
+    for j in np.flatnonzero(constant).tolist():
+        x = (stats[j, MIN] - edges[j, 0]) * scale[j] + 1.0
+        histogram[j, int(min(max(x, 0.0), float(bins + 1)))] += block.shape[1]
+    if not rows.size:
+        return
+    index = block[rows] - edges[rows, :1]
+    index *= scale[rows, None]
+    index += 1.0
+    np.clip(index, 0.0, float(bins + 1), out=index)
+    flat = index.astype(np.intp)
+    flat += (bins + 2) * np.arange(rows.size)[:, None]
+    counts = np.bincount(flat.ravel(), minlength=(bins + 2) * rows.size)
+    histogram[rows] += counts.reshape(rows.size, bins + 2)
+
+
+def combine_blocks(counts: np.ndarray, stats: np.ndarray) -> tuple[int, np.ndarray]:
+    """``(count, (outputs, 4))``: all blocks' mean, M2, min and max, folded in block-index
+    order by Chan's update (module docstring): bit for bit the same for any chunking."""
+    n = 0
+    mean = np.full(stats.shape[1], np.nan)
+    m2 = np.full(stats.shape[1], np.nan)
+    low = np.full(stats.shape[1], np.inf)
+    high = np.full(stats.shape[1], -np.inf)
+    for b in range(counts.shape[0]):
+        nb = int(counts[b])
+        if nb == 0:
+            continue
+        block = stats[b]
+        if n == 0:
+            mean, m2 = block[:, MEAN].copy(), block[:, M2].copy()
+        else:
+            total = n + nb
+            delta = block[:, MEAN] - mean
+            mean = mean + delta * (nb / total)
+            m2 = m2 + block[:, M2] + delta * delta * (float(n) * nb / total)
+        n += nb
+        low = np.minimum(low, block[:, MIN])
+        high = np.maximum(high, block[:, MAX])
+    if n == 0:
+        low[:] = high[:] = np.nan
+    return n, np.stack([mean, m2, low, high], axis=1)
+
+
+def percentiles_from_histogram(
+    histogram: np.ndarray, edges: np.ndarray, low: float, high: float, q: np.ndarray
+) -> np.ndarray:
+    """Percentiles ``q`` (in %) of one output from its counts (bins + 2: under, bins, over) on
+    ``edges`` (low, high), interpolated linearly within the bin holding rank ``q/100 * n``
+    (the under- and overflow bins span the exact ``low`` / ``high`` to the edges), clipped to
+    [low, high]."""
+    total = int(histogram.sum())
+    if total == 0:
+        return np.full(q.shape, np.nan)
+    bins = histogram.shape[0] - 2
+    inner = np.linspace(edges[0], edges[1], bins + 1)
+    bounds = np.concatenate([[min(low, edges[0])], inner, [max(high, edges[1])]])
+    cumulative = np.concatenate([[0], np.cumsum(histogram)])
+    out = np.empty(q.shape)
+    for i, p in enumerate(q):
+        rank = p / 100.0 * total
+        k = int(np.searchsorted(cumulative, rank, side="left"))
+        k = min(max(k, 1), histogram.shape[0])  # bin k - 1 holds the rank
+        inside = histogram[k - 1]
+        fraction = 0.0 if inside == 0 else (rank - cumulative[k - 1]) / inside
+        out[i] = bounds[k - 1] + fraction * (bounds[k] - bounds[k - 1])
+    return np.clip(out, low, high)
+
+
+def invalid_sample_error(result: Any, local: int, index: int) -> ParameterError:
+    """The ParameterError for row ``local`` of a chunk's batch ``result``: the shape's rule,
+    named after its parameter, with the sample's global ``index``."""
+    from ..batch.result import row_error
+
+    error = row_error(result, local, int(result.error_codes[local]), index=index)
+    return ParameterError(
+        error.parameter,
+        error.value,
+        f"{error.rule} (sample {index} of the tolerance study; with on_invalid 'skip' such "
+        "samples are counted and left out)",
+        index=index,
+    )
+
+
+def check_samples(samples: Any) -> int:
+    """``samples`` as a positive int (``1e8`` allowed); ParameterError otherwise."""
+    if isinstance(samples, bool):
+        raise ParameterError("samples", samples, "must be a positive integer, not a boolean")
+    if isinstance(samples, str):
+        try:
+            samples = float(samples.strip()) if not samples.strip().isdigit() else int(samples)
+        except ValueError:
+            raise ParameterError("samples", samples, "must be a positive integer") from None
+    try:
+        value = float(samples)
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError("samples", samples, "must be a positive integer") from None
+    if not np.isfinite(value) or value != int(value):
+        raise ParameterError("samples", samples, "must be a positive integer")
+    if int(samples) <= 0:
+        raise ParameterError("samples", samples, "must be a positive integer (at least 1)")
+    if int(samples) > 2**53:
+        raise ParameterError("samples", samples, "must be at most 2^53")
+    return int(samples)

@@ -1,0 +1,741 @@
+"""An interactive 3-D viewer in one self-contained HTML file: a body, a model, or a model's
+simulation played back (:func:`write_html`; :func:`view` picks the format from the suffix).
+
+The file holds everything: meshcat's bundled viewer (three.js; read from the installed
+``meshcat`` package, see :mod:`.html_page`), the scene and the animation. It refers to nothing
+on the network and opens from a file on a machine without one, in any browser with WebGL.
+
+What the scene shows (meshcat's control panel, top right, shows or hides each part):
+
+- ``Bodies/<body>``: each body's exact mesh (``body.mesh(sections)``, split at edges sharper
+  than 20 degrees for shading, with those edges outlined) in its colour, opacity and visibility
+  (:mod:`rigidparts.appearance`: ``model.appearance(name)``, or the ``color``, ``opacity`` and
+  ``visible`` options for a lone body);
+- ``Frames/<body>/<frame>``: each named frame as a triad (x red, y green, z blue, 0.15 of the
+  bodies' largest extent) turned by the frame's own rotation, labelled ``body.frame``;
+- ``Centres of mass/<body>``: the centre-of-mass symbol; ``Inertia/<body>``: the equivalent
+  inertia ellipsoid (same mass and principal moments; hidden unless ``inertia=True``);
+- ``Joints/<joint>``: a model's joint axes (:func:`~.scene.joint_marks`);
+- meshcat's own ``Axes`` (the world frame, scaled to the triads) and ``Grid`` (the ground: a
+  grid of 1, 2 or 5 x 10^k m squares in the plane z = min(0, lowest point)).
+
+The camera looks at the centre of the box that holds everything drawn (at every sampled time)
+from the direction of ``view`` = (elevation, azimuth) in degrees, far enough that the box's
+bounding sphere fills the narrower field of view; near and far planes at 1/1000 and 100 times
+that distance. So a 5 mm part and a 20 m crane both open framed.
+
+Playback (``result``, a :class:`rigidparts.sim.SimulationResult` of the model): each body's
+simulated frame_a pose (``result.body_positions`` and ``result.body_quaternions``, as MuJoCo
+computed them, not re-derived) becomes a keyframe of a meshcat ``set_animation`` clip, and
+three.js interpolates between keyframes (linearly and by slerp) as it plays. Keyframes are the
+recorded samples nearest ``t_0 + k / fps`` (``fps`` 30 by default; no interpolation), at most
+``max_keyframes`` (1800) of them and at most ``POSE_BUDGET`` (12 000) poses over all bodies:
+beyond that the keyframes spread evenly over the run. A 10 s run recorded every 1 ms (10 001
+samples) becomes 301 keyframes; the file stays a few MB at most (about 0.9 MB of viewer, each
+pose about 180 bytes of JSON, the meshes). meshcat's Animations panel plays, pauses, resets,
+scrubs (``time``) and sets the speed (``timeScale``); the simulated time shows at the bottom
+left. The page opens playing (``play=True``) in a loop (``loop=True``); ``page.html#t=1.25``
+opens it paused at t = 1.25 s.
+
+The scene is also stored as JSON in ``<script type="application/json" id="rigidparts-scene">``:
+``commands`` (meshcat's ``set_object``, ``set_transform``, ``set_property`` and
+``set_animation`` messages, three.js JSON), ``followers`` (the paths that move with each
+body), ``labels``, ``camera``, ``bounds``, ``bodies`` and ``animation``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..component import Component
+from ..errors import ParameterError
+from .geometry import SHARP_ANGLE, PlacedBody, eye_direction, frame_triads, inertia_ellipsoid
+from .labels import merge_coincident
+from .scene import (
+    AXIS_COLORS,
+    ELLIPSOID_COLOR,
+    JOINT_COLOR,
+    TRIAD_FRACTION,
+    body_title,
+    joint_marks,
+    model_title,
+    placed_model,
+)
+from .threejs import ObjectBuilder, matrix
+
+__all__ = [
+    "DEFAULT_FPS",
+    "DEFAULT_MAX_KEYFRAMES",
+    "HTML_OPTIONS",
+    "HTML_SUFFIXES",
+    "POSE_BUDGET",
+    "html_scene",
+    "keyframe_indices",
+    "view",
+    "write_html",
+]
+
+#: Suffixes of the HTML viewer.
+HTML_SUFFIXES = (".html", ".htm")
+#: Keyframes per second of simulated time.
+DEFAULT_FPS = 30.0
+#: The most keyframes (instants) of an animation.
+DEFAULT_MAX_KEYFRAMES = 1800
+#: The most poses (keyframes x bodies) of an animation: about 180 bytes each in the file.
+POSE_BUDGET = 12_000
+#: The vertical field of view of the camera, degrees.
+FIELD_OF_VIEW = 40.0
+#: Light, grey-blue background (top, bottom), RGB in [0, 1]: dark labels and edges read on it.
+BACKGROUND = ((0.97, 0.975, 0.98), (0.80, 0.83, 0.87))
+
+#: The options of :func:`write_html` and their defaults.
+HTML_OPTIONS: dict[str, Any] = {
+    "title": True,
+    "view": None,
+    "sections": 48,
+    "frames": True,
+    "labels": True,
+    "com": True,
+    "inertia": False,
+    "joints": True,
+    "world": True,
+    "grid": True,
+    "edges": True,
+    "triad_length": None,
+    "color": None,
+    "opacity": None,
+    "visible": None,
+    "fps": DEFAULT_FPS,
+    "max_keyframes": DEFAULT_MAX_KEYFRAMES,
+    "play": True,
+    "loop": True,
+    "progress": True,
+    "force": None,
+}
+
+_FLAGS = (
+    "labels",
+    "com",
+    "inertia",
+    "joints",
+    "world",
+    "grid",
+    "edges",
+    "play",
+    "loop",
+    "progress",
+)
+
+
+# -- options ------------------------------------------------------------------------------------
+
+
+def _number(name: str, value: Any, low: float, high: float, rule: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ParameterError(name, value, rule)
+    number = float(value)
+    if not (math.isfinite(number) and low <= number <= high):
+        raise ParameterError(name, value, rule)
+    return number
+
+
+def _options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options with their defaults, checked: :class:`ParameterError` names the option."""
+    unknown = sorted(set(given) - set(HTML_OPTIONS))
+    if unknown:
+        raise ParameterError(
+            unknown[0], given[unknown[0]], f"is not an option; known: {', '.join(HTML_OPTIONS)}"
+        )
+    options = {**HTML_OPTIONS, **given}
+    for flag in _FLAGS:
+        if not isinstance(options[flag], bool | np.bool_):
+            raise ParameterError(flag, options[flag], "must be True or False")
+        options[flag] = bool(options[flag])
+    frames = options["frames"]
+    if not isinstance(frames, bool):
+        if isinstance(frames, str) or not all(isinstance(f, str) for f in _iterable(frames)):
+            raise ParameterError("frames", frames, "must be True, False or a list of frame names")
+        options["frames"] = frozenset(frames)
+    title = options["title"]
+    if not isinstance(title, bool | str):
+        raise ParameterError("title", title, "must be True (the default), False or a string")
+    sections = options["sections"]
+    if isinstance(sections, bool) or not isinstance(sections, int) or not 3 <= sections <= 4096:
+        raise ParameterError("sections", sections, "must be an integer from 3 to 4096")
+    options["fps"] = _number(
+        "fps", options["fps"], 0.1, 1000.0, "must be a number from 0.1 to 1000 keyframes per second"
+    )
+    keyframes = options["max_keyframes"]
+    if (
+        isinstance(keyframes, bool)
+        or not isinstance(keyframes, int | np.integer)
+        or not 2 <= keyframes <= 100_000
+    ):
+        raise ParameterError("max_keyframes", keyframes, "must be an integer from 2 to 100000")
+    if options["triad_length"] is not None:
+        options["triad_length"] = _number(
+            "triad_length", options["triad_length"], 1e-300, 1e300, "must be a positive length (m)"
+        )
+    if options["view"] is not None:
+        view = options["view"]
+        try:
+            elev, azim = (float(v) for v in view)
+        except (TypeError, ValueError):
+            raise ParameterError(
+                "view", view, "must be (elevation, azimuth) in degrees, e.g. (28, -56)"
+            ) from None
+        if not (math.isfinite(elev) and math.isfinite(azim)):
+            raise ParameterError("view", view, "must be finite angles in degrees")
+        options["view"] = (elev, azim)
+    return options
+
+
+def _iterable(value: Any) -> list[Any]:
+    try:
+        return list(value)
+    except TypeError:
+        return [value]
+
+
+# -- sampling -----------------------------------------------------------------------------------
+
+
+def keyframe_indices(
+    time: np.ndarray, fps: float, max_keyframes: int, bodies: int = 1
+) -> np.ndarray:
+    """The indices of the recorded samples that become keyframes (module docstring): the
+    samples nearest ``n`` evenly spaced instants from the first to the last sample, ``n =
+    floor(duration fps) + 1`` (so at least ``1 / fps`` apart) but at least 2 (both ends of a
+    run shorter than ``1 / fps``) and at most ``min(max_keyframes, POSE_BUDGET // bodies)``;
+    increasing, without repeats (a sparse record may give the same nearest sample twice)."""
+    time = np.asarray(time, dtype=np.float64).reshape(-1)
+    if len(time) < 2:
+        return np.arange(len(time))
+    t0, t1 = float(time[0]), float(time[-1])
+    cap = min(int(max_keyframes), max(2, POSE_BUDGET // max(1, bodies)))
+    count = min(cap, max(2, math.floor((t1 - t0) * fps + 1e-9) + 1))
+    targets = np.linspace(t0, t1, count)
+    right = np.clip(np.searchsorted(time, targets), 1, len(time) - 1)
+    left = right - 1
+    nearest = np.where(targets - time[left] <= time[right] - targets, left, right)
+    nearest[0], nearest[-1] = 0, len(time) - 1
+    return np.unique(nearest)
+
+
+def _result_poses(
+    model: Any, result: Any
+) -> tuple[np.ndarray, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """``(time (T,), positions name -> (T, 3), quaternions name -> (T, 4) wxyz, rotations
+    name -> (T, 3, 3))``: the
+    simulation's own arrays (``body_quaternions``; converted from ``body_rotations`` only for
+    a result without them), checked against the model."""
+    from .animate import _result_arrays
+
+    time, rotations, positions = _result_arrays(model, result)
+    others = sorted(set(result.body_positions) - set(model.bodies))
+    if others:
+        raise ParameterError(
+            "result",
+            getattr(result, "model_name", type(result).__name__),
+            f"is a run of another model: it has bodies the model has not ({', '.join(others)})",
+        )
+    given = getattr(result, "body_quaternions", None) or {}
+    quaternions = {}
+    for name in model.bodies:
+        q = given.get(name)
+        if q is None:
+            from ..transforms import matrix_to_quaternion
+
+            q = np.array([matrix_to_quaternion(r) for r in rotations[name]])
+        q = np.asarray(q, dtype=np.float64)
+        if q.shape != (len(time), 4):
+            raise ParameterError(
+                f"result.body_quaternions[{name!r}]", q.shape, f"must be ({len(time)}, 4)"
+            )
+        quaternions[name] = q
+    return time, positions, quaternions, rotations
+
+
+# -- the scene ----------------------------------------------------------------------------------
+
+
+def _nice(value: float) -> float:
+    """The smallest of 1, 2, 5 x 10^k at least ``value``."""
+    exponent = math.floor(math.log10(value))
+    for step in (1.0, 2.0, 5.0, 10.0):
+        if step * 10.0**exponent >= value * (1 - 1e-12):
+            return step * 10.0**exponent
+    return 10.0 ** (exponent + 1)
+
+
+class _Scene:
+    """The JSON of one viewer scene, built command by command."""
+
+    def __init__(self) -> None:
+        ObjectBuilder.reset_ids()
+        self.commands: list[dict[str, Any]] = []
+        self.followers: dict[str, list[str]] = {}
+        self.labels: list[dict[str, Any]] = []
+
+    def set_object(self, path: str, builder: ObjectBuilder, root: dict[str, Any]) -> None:
+        self.commands.append({"type": "set_object", "path": path, "object": builder.build(root)})
+
+    def set_transform(
+        self, path: str, rotation: Any = None, position: Any = None, scale: Any = None
+    ) -> None:
+        self.commands.append(
+            {"type": "set_transform", "path": path, "matrix": matrix(rotation, position, scale)}
+        )
+
+    def set_property(self, path: str, name: str, value: Any) -> None:
+        self.commands.append(
+            {"type": "set_property", "path": path, "property": name, "value": value}
+        )
+
+    def label(
+        self,
+        path: str,
+        text: str,
+        *,
+        color: str = "#1d2430",
+        visible: bool = True,
+        size: int = 12,
+        unscale: bool = False,
+    ) -> None:
+        self.labels.append(
+            {
+                "path": path,
+                "text": text,
+                "color": color,
+                "size": size,
+                "visible": visible,
+                "unscale": unscale,
+            }
+        )
+
+
+def _mesh_parts(body: Any, sections: int, edges: bool) -> tuple[np.ndarray, ...]:
+    """``(vertices, faces, sharp edges (E, 2, 3), hull vertices)`` of ``body`` in frame_a: the
+    mesh split at edges sharper than :data:`~.geometry.SHARP_ANGLE` so that the viewer's
+    vertex normals shade flat faces flat and round ones round."""
+    from trimesh.graph import smooth_shade
+
+    mesh = body.mesh(sections=sections)
+    shaded = smooth_shade(mesh, angle=SHARP_ANGLE)
+    lines = np.zeros((0, 2, 3))
+    if edges:
+        sharp = np.asarray(mesh.face_adjacency_angles) > SHARP_ANGLE
+        lines = np.asarray(mesh.vertices)[np.asarray(mesh.face_adjacency_edges)[sharp]]
+    try:
+        hull = np.asarray(mesh.convex_hull.vertices)
+    except Exception:  # qhull refuses a flat mesh: its vertices bound it as well
+        hull = np.asarray(mesh.vertices)
+    return np.asarray(shaded.vertices), np.asarray(shaded.faces), lines, hull
+
+
+def _subject(target: Any, options: Mapping[str, Any]) -> tuple[Any, list[tuple[str, Any, Any]]]:
+    """``(model or None, [(name, body, appearance)])``."""
+    from ..appearance import appearance
+
+    looks = {key: options[key] for key in ("color", "opacity", "visible")}
+    if isinstance(target, Component):
+        name = type(target).__name__.lower()
+        return None, [(name, target, appearance(**looks))]
+    from ..model import Model
+
+    if isinstance(target, Model):
+        given = [key for key, value in looks.items() if value is not None]
+        if given:
+            raise ParameterError(
+                given[0],
+                looks[given[0]],
+                "is a lone body's option: a model's bodies take theirs from the model "
+                "(add_body(..., color=...) or set_appearance; color = ... in the model file)",
+            )
+        target.check()
+        return target, [(n, b, target.appearance(n)) for n, b in target.bodies.items()]
+    raise ParameterError(
+        "target", type(target).__name__, "must be a rigidparts body or a rigidparts.model.Model"
+    )
+
+
+def html_scene(target: Any, *, result: Any = None, status: Any = None, **options: Any) -> dict:
+    """The scene JSON that :func:`write_html` embeds (module docstring; options as there)."""
+    opts = _options(options)
+    model, subjects = _subject(target, opts)
+    if result is not None and model is None:
+        raise ParameterError(
+            "result", type(result).__name__, "plays back a model: give the model it came from"
+        )
+    if model is not None:
+        placed = {p.name: p for p in placed_model(model)}
+    else:
+        placed = {subjects[0][0]: PlacedBody(subjects[0][1])}
+
+    # Poses over time: the static pose, or the keyframes of the simulation.
+    animation = None
+    samples: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    if result is not None:
+        time, positions, quaternions, rotations = _result_poses(model, result)
+        keep = keyframe_indices(time, opts["fps"], opts["max_keyframes"], len(subjects))
+        times = time[keep] - time[0]
+        animation = {
+            "start": float(time[0]),
+            "duration": float(times[-1]),
+            "keyframes": len(keep),
+            "samples": len(time),
+            "fps": opts["fps"],
+            "times": [float(t) for t in times],
+            "play": opts["play"],
+            "loop": opts["loop"],
+        }
+        for name in model.bodies:
+            samples[name] = (positions[name][keep], quaternions[name][keep], rotations[name][keep])
+
+    def step(text: str) -> None:
+        if status is not None:
+            status.update(text)
+
+    # Geometry, and the box that holds it at every keyframe.
+    parts = {}
+    low, high = np.full(3, np.inf), np.full(3, -np.inf)
+    size = 0.0
+    for index, (name, body, _) in enumerate(subjects, start=1):
+        step(f"meshing body {index}/{len(subjects)} ({name})")
+        parts[name] = _mesh_parts(body, opts["sections"], opts["edges"])
+    poses_at: list[dict[str, PlacedBody]] = [placed]
+    if samples:
+        count = len(animation["times"])  # type: ignore[index]
+        poses_at = [
+            {
+                name: PlacedBody(placed[name].body, name, samples[name][2][k], samples[name][0][k])
+                for name in placed
+            }
+            for k in range(count)
+        ]
+    tracks: dict[str, list[np.ndarray]] = {}  # frame label -> its origin at every instant
+    for poses in poses_at:
+        now_low, now_high = np.full(3, np.inf), np.full(3, -np.inf)
+        for name, p in poses.items():
+            points = p.to_world(parts[name][3])
+            now_low = np.minimum(now_low, points.min(axis=0))
+            now_high = np.maximum(now_high, points.max(axis=0))
+            for label, origin, _ in frame_triads(p, list(p.body.frames)):
+                now_low, now_high = np.minimum(now_low, origin), np.maximum(now_high, origin)
+                tracks.setdefault(label, []).append(origin)
+        size = max(size, float(np.max(now_high - now_low)))
+        low, high = np.minimum(low, now_low), np.maximum(high, now_high)
+    if not size > 0.0:
+        size = max(float(np.max(high - low)), 1e-3)
+    triad = opts["triad_length"] or TRIAD_FRACTION * size
+    # Frames at the same point at every instant (a joint's two frames) share one label, their
+    # names on separate lines, as in the pictures.
+    if model is not None:  # the world frame's label joins a frame at the world's origin
+        tracks["world"] = [np.zeros(3)] * len(poses_at)
+    merged = merge_coincident(
+        [(label, np.concatenate(origins), None) for label, origins in tracks.items()],
+        tolerance=1e-6 * size,
+    )
+    label_text = {text.split("\n")[0]: text for text, _ in merged}
+    # The triads reach out from the frames: grow the box by their length.
+    low, high = low - triad, high + triad
+
+    scene = _Scene()
+    scene.set_property("/Background", "top_color", list(BACKGROUND[0]))
+    scene.set_property("/Background", "bottom_color", list(BACKGROUND[1]))
+    lone = model is None
+    bodies_meta = []
+    for index, (name, body, looks) in enumerate(subjects, start=1):
+        step(f"writing body {index}/{len(subjects)} ({name})")
+        vertices, faces, lines, _ = parts[name]
+        first = poses_at[0][name]
+        pose = (first.rotation, first.position)
+        builder = ObjectBuilder()
+        root = builder.mesh(
+            vertices, faces, looks.color, looks.opacity, lines if opts["edges"] else None
+        )
+        body_path = f"/Bodies/{name}"
+        scene.set_transform(body_path, *pose)
+        scene.set_object(f"{body_path}/mesh", builder, root)
+        if not looks.visible:
+            scene.set_property(body_path, "visible", False)
+        bodies_meta.append(
+            {
+                "name": name,
+                "path": body_path,
+                "color": looks.hex,
+                "opacity": looks.opacity,
+                "visible": looks.visible,
+            }
+        )
+        followers = scene.followers.setdefault(body_path, [])
+
+        # frames: one node per body (it carries the body's pose), one per frame
+        frames_path = f"/Frames/{name}"
+        followers.append(frames_path)
+        scene.set_transform(frames_path, *pose)
+        names = list(body.frames)
+        triads = frame_triads(PlacedBody(body, None if lone else name), names)
+        for frame_name, (label, origin, rotation) in zip(names, triads, strict=True):
+            # a path's parts are split at "/": a named frame's name may hold one
+            path = f"{frames_path}/{frame_name.replace('/', '_')}"
+            scene.set_transform(path, rotation, origin)
+            builder = ObjectBuilder()
+            scene.set_object(f"{path}/triad", builder, builder.triad(triad, AXIS_COLORS))
+            if label in label_text:
+                scene.label(f"{path}/label", label_text[label], visible=opts["labels"])
+            shown = opts["frames"]
+            if isinstance(shown, frozenset) and not {frame_name, label} & shown:
+                scene.set_property(path, "visible", False)
+
+        # centre of mass and inertia ellipsoid
+        com_path = f"/Centres of mass/{name}"
+        followers.append(com_path)
+        scene.set_transform(com_path, *pose)
+        builder = ObjectBuilder()
+        scene.set_object(
+            f"{com_path}/marker", builder, builder.com_marker(0.12 * triad, body.center_of_mass)
+        )
+        inertia_path = f"/Inertia/{name}"
+        followers.append(inertia_path)
+        scene.set_transform(inertia_path, *pose)
+        builder = ObjectBuilder()
+        semi = inertia_ellipsoid(body.mass, body.principal_moments)
+        scene.set_object(
+            f"{inertia_path}/ellipsoid",
+            builder,
+            builder.ellipsoid(semi, body.principal_axes, body.center_of_mass, ELLIPSOID_COLOR),
+        )
+
+    # joints: marks in the parent body's frame_a (joint_marks with every body at the origin),
+    # on a node that carries the parent's pose
+    if model is not None and model.joints:
+        origin_poses = {n: (np.eye(3), np.zeros(3)) for n in model.bodies}
+        for joint, mark in zip(
+            model.joints.values(), joint_marks(model, origin_poses), strict=True
+        ):
+            path = f"/Joints/{joint.name}"
+            if joint.parent_body is not None:
+                first = poses_at[0][joint.parent_body]
+                scene.set_transform(path, first.rotation, first.position)
+                scene.followers[f"/Bodies/{joint.parent_body}"].append(path)
+            builder = ObjectBuilder()
+            scene.set_object(
+                f"{path}/axis",
+                builder,
+                builder.joint(mark.origin, mark.axis, 1.3 * triad, JOINT_COLOR, mark.pivot),
+            )
+            # the label at the arrow's tip, clear of the frames' labels at the joint's origin
+            tip = mark.origin if mark.axis is None else mark.origin + 1.3 * triad * mark.axis
+            scene.set_transform(f"{path}/label", None, tip)
+            scene.label(f"{path}/label/text", joint.name, color=JOINT_COLOR, visible=opts["labels"])
+
+    for folder, flag in (
+        ("/Frames", "frames"),
+        ("/Centres of mass", "com"),
+        ("/Inertia", "inertia"),
+        ("/Joints", "joints"),
+        ("/Axes", "world"),
+        ("/Grid", "grid"),
+    ):
+        if opts[flag] is False:
+            scene.set_property(folder, "visible", False)
+
+    # meshcat's world axes (0.5 m long) and ground grid (20 m, 0.5 m squares), rescaled
+    scene.set_transform("/Axes", None, None, [triad / 0.5] * 3)
+    if "world" in label_text:
+        scene.label("/Axes/label", label_text["world"], visible=opts["labels"], unscale=True)
+    extent = float(max(high[0] - low[0], high[1] - low[1], 1e-300))
+    cell = _nice(extent / 8.0)
+    centre = np.round(0.5 * (low[:2] + high[:2]) / cell) * cell
+    ground = min(0.0, float(low[2] + triad))  # the lowest point drawn (without the triad reach)
+    scene.set_transform("/Grid", None, [centre[0], centre[1], ground], [cell / 0.5] * 3)
+
+    # lights: meshcat's point lights sit 2 m away and fade out at 10 m; move them with the
+    # model's size and let them reach everywhere (distance 0: no fading)
+    middle = 0.5 * (low + high)
+    radius = 0.5 * float(np.linalg.norm(high - low))
+    for light, offset in (
+        ("PointLightNegativeX", (1.5, 1.5, 2.0)),
+        ("PointLightPositiveX", (-1.5, -1.5, 2.0)),
+    ):
+        path = f"/Lights/{light}/<object>"
+        scene.set_property(path, "position", list(middle + radius * np.asarray(offset)))
+        scene.set_property(path, "distance", 0.0)
+
+    if animation is not None:
+        times = animation["times"]
+        clips = []
+        for name in model.bodies:
+            positions, quaternions, _ = samples[name]
+            xyzw = quaternions[:, [1, 2, 3, 0]]  # three.js orders a quaternion x, y, z, w
+            clips.append(
+                {
+                    "path": f"/Bodies/{name}",
+                    "clip": {
+                        "name": "default",
+                        "fps": 1.0,  # times in seconds
+                        "duration": animation["duration"],
+                        "tracks": [
+                            {
+                                "name": ".position",
+                                "type": "vector3",
+                                "times": times,
+                                "values": [float(v) for v in positions.reshape(-1)],
+                            },
+                            {
+                                "name": ".quaternion",
+                                "type": "quaternion",
+                                "times": times,
+                                "values": [float(v) for v in xyzw.reshape(-1)],
+                            },
+                        ],
+                    },
+                }
+            )
+        scene.commands.append(
+            {
+                "type": "set_animation",
+                "animations": clips,
+                "options": {"play": True, "repetitions": 1, "loop": opts["loop"]},
+                "path": "",
+            }
+        )
+
+    elev, azim = opts["view"] or (28.0, -56.0)
+    camera = {
+        "target": [float(v) for v in middle],
+        "direction": [float(v) for v in eye_direction(elev, azim)],
+        "radius": radius,
+        "fov": FIELD_OF_VIEW,
+        "up": [0.0, 0.0, 1.0],
+    }
+    if opts["title"] is True:
+        heading = model_title(model) if model is not None else body_title(subjects[0][1])
+        if animation is not None:
+            heading += (
+                f"\nsimulation: {animation['start']:.6g} .. "
+                f"{animation['start'] + animation['duration']:.6g} s, "
+                f"{animation['keyframes']} keyframes of {animation['samples']} samples"
+            )
+    else:
+        heading = opts["title"] or ""
+    name = getattr(model, "name", None) if model is not None else subjects[0][0]
+    return {
+        "format": "rigidparts-scene",
+        "version": 1,
+        "title": str(name or "rigidparts"),
+        "heading": heading,
+        "commands": scene.commands,
+        "followers": scene.followers,
+        "labels": scene.labels,
+        "camera": camera,
+        "bounds": {"low": [float(v) for v in low], "high": [float(v) for v in high]},
+        "triad_length": float(triad),
+        "bodies": bodies_meta,
+        "animation": animation,
+    }
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
+    """Write the viewer of ``target`` (a body or a :class:`~rigidparts.model.Model`), playing
+    ``result`` (a :class:`~rigidparts.sim.SimulationResult` of that model) when given, to
+    ``path`` (.html or .htm); returns the path.
+
+    Options (module docstring for what they mean):
+
+    - ``title``: True (the body's or model's title), a string, or False;
+    - ``view``: (elevation, azimuth) of the initial camera, degrees (default (28, -56), as
+      :func:`rigidparts.viz.plot`);
+    - ``sections`` (48): segments around round surfaces;
+    - ``frames`` (True, False or frame names: ``"frame_b"`` or ``"arm.frame_b"``), ``labels``,
+      ``com``, ``joints``, ``world`` (meshcat's axes), ``grid``, ``edges`` (all True) and
+      ``inertia`` (False): what is shown when the page opens (everything can be shown or
+      hidden in the page's control panel);
+    - ``triad_length``: m (default 0.15 of the bodies' largest extent);
+    - ``color``, ``opacity``, ``visible``: a lone body's appearance (a model's bodies take
+      theirs from the model);
+    - ``fps`` (30), ``max_keyframes`` (1800): keyframe sampling (module docstring);
+      ``play`` (True): start playing when opened; ``loop`` (True): play in a loop;
+    - ``progress`` (True): a status line on a terminal while a large scene is written;
+    - ``force``: replace a read-only file (default: the command line's ``--force``).
+
+    The file is written atomically (:mod:`rigidparts.fileio`): an error leaves no file and an
+    existing one untouched. Needs the ``viz`` extra (meshcat's viewer, trimesh).
+    """
+    from ..fileio import atomic_write, check_output
+    from ..sim.progress import Status
+    from .html_page import meshcat_bundle, page
+
+    target_path = Path(path)
+    if target_path.suffix.lower() not in HTML_SUFFIXES:
+        raise ParameterError(
+            "path", str(path), "must end in .html or .htm (the format is taken from the suffix)"
+        )
+    opts = _options(options)
+    meshcat_bundle()  # a missing meshcat fails before any work
+    try:
+        import trimesh  # noqa: F401
+    except ImportError:
+        raise ImportError("the HTML viewer needs trimesh: pip install 'rigidparts[viz]'") from None
+    check_output(target_path, force=opts["force"])
+    with Status(f"writing {target_path.name}", enabled=opts["progress"]) as status:
+        scene = html_scene(target, result=result, status=status, **options)
+        status.update(f"writing {target_path.name}: the page")
+        text = page(scene, scene["title"], scene["heading"])
+        atomic_write(target_path, text, force=opts["force"])
+    return target_path
+
+
+def view(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
+    """Write ``target`` (a body or a model) to ``path``, the format taken from the suffix;
+    returns the path.
+
+    - ``.html`` / ``.htm``: the interactive viewer, :func:`write_html` (with ``result``: the
+      simulation played back);
+    - ``.png``, ``.svg``, ``.pdf``, ``.jpg``: a picture, :func:`rigidparts.viz.plot`
+      (options ``size``, ``view``, ``title`` and its drawing options; ``q`` for a model);
+    - ``.gif``, ``.mp4``: an animation of ``result``, :func:`rigidparts.viz.animate.animate`.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in HTML_SUFFIXES:
+        return write_html(target, path, result=result, **options)
+    if suffix in (".gif", ".mp4"):
+        if result is None:
+            raise ParameterError("result", None, f"is needed for a {suffix} animation")
+        from .animate import animate
+
+        return animate(target, result, path, **options)
+    if suffix in (".png", ".svg", ".pdf", ".jpg", ".jpeg"):
+        if result is not None:
+            raise ParameterError(
+                "result",
+                type(result).__name__,
+                f"cannot be shown in a {suffix} picture: "
+                "write .html (interactive) or .gif / .mp4 (an animation)",
+            )
+        from ..fileio import atomic_path
+        from .figure import new_axes
+        from .plotting import plot
+
+        size = options.pop("size", None)
+        force = options.pop("force", None)
+        ax = new_axes(size, pyplot=False) if size is not None else new_axes(pyplot=False)
+        plot(target, ax=ax, **options)
+        with atomic_path(path, force=force) as tmp:
+            ax.figure.savefig(tmp, dpi="figure", format=suffix.lstrip("."))
+        return Path(path)
+    raise ParameterError(
+        "path",
+        str(path),
+        "must end in .html (viewer), .png, .svg, .pdf, .jpg (picture), .gif or .mp4 "
+        "(animation): the format is taken from the suffix",
+    )

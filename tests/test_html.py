@@ -1,0 +1,614 @@
+"""The HTML viewer (rigidparts.viz.html, ``rp.view``, ``rigidparts view -o FILE.html``,
+``rigidparts simulate --html``), without a browser (tests/test_html_browser.py opens the files).
+
+The scene is read back from the written file with the standard library's HTML parser and
+compared with independent values: the body's closed-form volume (from the file's triangles, by
+the divergence theorem), the frames and poses of the body and the model, the simulation
+result's own arrays at the sampled times (the quaternions also checked against the rotation
+matrices through scipy), and a pinhole projection of every vertex for the camera framing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.spatial.transform import Rotation
+
+import rigidparts as rp
+from rigidparts import commands
+from rigidparts.errors import ParameterError
+from rigidparts.model import Model, load_model
+from rigidparts.sim import simulate
+from rigidparts.viz import html as viewer
+from rigidparts.viz.html import POSE_BUDGET, keyframe_indices, write_html
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+MB = 1e6
+
+
+@pytest.fixture(autouse=True)
+def _no_pending_interrupt():
+    """An earlier test of this process may have left a recorded Ctrl-C
+    (``commands.main`` records one and clears it only when the next command starts), which
+    would stop every library write here."""
+    from rigidparts.fileio import clear_interrupt
+
+    clear_interrupt()
+
+
+class _SceneReader(HTMLParser):
+    """Collects the text of ``<script id="rigidparts-scene">``, every tag's attributes and
+    every script's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scene_text: list[str] = []
+        self.attributes: list[tuple[str, dict]] = []
+        self.scripts: list[str] = []
+        self._in: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.attributes.append((tag, attributes))
+        if tag == "script":
+            self._in = "scene" if attributes.get("id") == "rigidparts-scene" else "script"
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in == "scene":
+            self.scene_text.append(data)
+        if self._in is not None:
+            self.scripts[-1] += data
+
+
+def read_page(path: Path) -> tuple[dict, _SceneReader, str]:
+    text = path.read_text(encoding="utf-8")
+    reader = _SceneReader()
+    reader.feed(text)
+    scene = json.loads("".join(reader.scene_text))
+    return scene, reader, text
+
+
+def commands_of(scene: dict, kind: str) -> list[dict]:
+    return [c for c in scene["commands"] if c["type"] == kind]
+
+
+def transform_at(scene: dict, path: str) -> np.ndarray:
+    found = [c for c in commands_of(scene, "set_transform") if c["path"] == path]
+    assert len(found) == 1, path
+    return np.array(found[0]["matrix"]).reshape(4, 4).T  # column-major
+
+
+def pendulum_model(color: str = "#ff8c00") -> Model:
+    model = Model("swing")
+    model.add_body("arm", rp.Box(length=0.5, width=0.06, height=0.06, axis=(0, 0, -1)), color=color)
+    model.add_joint(
+        "hinge",
+        "revolute",
+        "world",
+        "arm.frame_a",
+        axis=(0, 1, 0),
+        position=(0, 0, 1.0),
+        initial="60 deg",
+    )
+    return model
+
+
+@pytest.fixture(scope="module")
+def ten_second_run():
+    """The shipped pendulum example for 10 s at 1 ms: 10 001 recorded samples."""
+    model = load_model(EXAMPLES / "pendulum.toml")
+    return model, simulate(model, duration=10.0, timestep=1e-3)
+
+
+# -- the file: self-contained, licences kept ----------------------------------------------------
+
+
+def test_no_network_reference_and_licences_kept(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    for path in (tmp_path / "box.html", tmp_path / "run.html"):
+        if path.name == "box.html":
+            write_html(rp.Box(), path)
+        else:
+            write_html(model, path, result=result)
+        scene, reader, text = read_page(path)
+        # no address of any kind a browser could fetch
+        assert not re.search(r"(?i)\b(?:https?|ftp)://", text)
+        # nor a scheme-relative one ("//host/..."), but for the XHTML namespace name
+        # three.js passes to createElementNS (an identifier, never fetched)
+        rest = text.replace('"http:"+"//www.w3.org/1999/xhtml"', "")
+        assert not re.search(r"(?i)(?<![a-z:])//[a-z0-9-]+(?:\.[a-z0-9-]+)+/", rest)
+        for tag, attributes in reader.attributes:
+            assert "src" not in attributes and "href" not in attributes, (tag, attributes)
+            assert tag not in ("link", "iframe", "img", "object", "embed")
+        assert "@import" not in text and "url(http" not in text.lower()
+        # the viewer is inlined (meshcat's bundle defines MeshCat.Viewer), its licences kept
+        assert len(reader.scripts) == 3
+        assert "MeshCat" in reader.scripts[1] and len(reader.scripts[1]) > 500_000
+        for notice in (
+            "Copyright 2010-2021 Three.js Authors",
+            "SPDX-License-Identifier: MIT",
+            "Copyright (c) 2018 Robin Deits",
+            "ieee754. BSD-3-Clause License. Feross Aboukhadijeh",
+            "== dat.gui 0.7.7 (Apache-2.0) ==",
+            "Apache License",
+            "== msgpack-lite",
+        ):
+            assert notice in reader.scripts[1], notice
+        assert scene["format"] == "rigidparts-scene"
+
+
+def test_meshcat_found_without_importing_it(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, rigidparts as rp\n"
+        f"rp.view(rp.Cone(), {str(tmp_path / 'c.html')!r})\n"
+        "assert 'meshcat' not in sys.modules and 'zmq' not in sys.modules, sorted(sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- the scene: meshes, frames, appearance -----------------------------------------------------
+
+
+def _volume(vertices: np.ndarray, faces: np.ndarray) -> float:
+    """Divergence theorem: V = sum over triangles of det[a, b, c] / 6."""
+    tri = vertices[faces]
+    return float(np.sum(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2]))) / 6)
+
+
+def test_body_mesh_frames_and_colour(tmp_path):
+    box = rp.Box(
+        length=0.3,
+        width=0.2,
+        height=0.1,
+        inner_width=0.1,
+        inner_height=0.05,
+        axis=(0, 1, 1),
+        extra_frames=[0.1],
+    )
+    path = tmp_path / "box.html"
+    rp.view(box, path, color="tomato", opacity=0.5)
+    scene, _, _ = read_page(path)
+    mesh = next(c for c in commands_of(scene, "set_object") if c["path"] == "/Bodies/box/mesh")
+    data = mesh["object"]
+    geometry = {g["uuid"]: g for g in data["geometries"]}[data["object"]["geometry"]]
+    vertices = np.array(geometry["data"]["attributes"]["position"]["array"]).reshape(-1, 3)
+    faces = np.array(geometry["data"]["index"]["array"]).reshape(-1, 3)
+    # a hollow box's volume L (H W - H_i W_i), from the written triangles (7 digits)
+    assert _volume(vertices, faces) == pytest.approx(0.3 * (0.2 * 0.1 - 0.1 * 0.05), rel=1e-5)
+    material = {m["uuid"]: m for m in data["materials"]}[data["object"]["material"]]
+    assert material["color"] == 0xFF6347  # CSS tomato
+    assert material["opacity"] == 0.5 and material["transparent"] is True
+    assert scene["bodies"] == [
+        {"name": "box", "path": "/Bodies/box", "color": "#ff6347", "opacity": 0.5, "visible": True}
+    ]
+    # every frame's triad sits at the frame, turned by its rotation; one label each
+    for name, frame in box.frames.items():
+        m = transform_at(scene, f"/Frames/box/{name}")
+        np.testing.assert_allclose(m[:3, 3], frame.position, atol=1e-15)
+        np.testing.assert_allclose(m[:3, :3], frame.rotation, atol=1e-15)
+        labels = [lab for lab in scene["labels"] if lab["path"] == f"/Frames/box/{name}/label"]
+        assert [lab["text"] for lab in labels] == [name]
+    np.testing.assert_allclose(transform_at(scene, "/Bodies/box"), np.eye(4), atol=0)
+
+
+def test_model_poses_appearance_and_hidden_parts(tmp_path):
+    model = load_model(EXAMPLES / "serial_arm.toml")
+    model.set_appearance(next(iter(model.bodies)), visible=False)
+    path = tmp_path / "arm.html"
+    rp.view(model, path, frames=["frame_com"], inertia=True, grid=False)
+    scene, _, _ = read_page(path)
+    poses = model.body_poses()
+    hidden = {
+        (c["path"], c["value"])
+        for c in commands_of(scene, "set_property")
+        if c["property"] == "visible"
+    }
+    first = next(iter(model.bodies))
+    assert (f"/Bodies/{first}", False) in hidden
+    assert ("/Grid", False) in hidden and ("/Inertia", False) not in hidden
+    for name, body in model.bodies.items():
+        r, p = poses[name]
+        for folder in ("Bodies", "Frames", "Centres of mass", "Inertia"):
+            m = transform_at(scene, f"/{folder}/{name}")
+            np.testing.assert_allclose(m[:3, :3], r, atol=1e-12)
+            np.testing.assert_allclose(m[:3, 3], p, atol=1e-12)
+        looks = model.appearance(name)
+        meta = next(b for b in scene["bodies"] if b["name"] == name)
+        assert meta["color"] == looks.hex and meta["opacity"] == looks.opacity
+        for frame in body.frames:
+            shown = (f"/Frames/{name}/{frame}", False) not in hidden
+            assert shown == (frame == "frame_com")
+    # each joint's node follows its parent body; a root joint's stays in the world
+    for joint in model.joints.values():
+        path_ = f"/Joints/{joint.name}"
+        if joint.parent_body is None:
+            assert all(path_ not in v for v in scene["followers"].values())
+        else:
+            assert path_ in scene["followers"][f"/Bodies/{joint.parent_body}"]
+
+
+def test_coincident_frames_share_a_label(tmp_path):
+    model = load_model(EXAMPLES / "double_pendulum.toml")
+    path = tmp_path / "dp.html"
+    rp.view(model, path)
+    scene, _, _ = read_page(path)
+    texts = [lab["text"] for lab in scene["labels"]]
+    # the elbow joins upper.frame_b and lower.frame_a: one label, two lines
+    assert "upper.frame_b\nlower.frame_a" in texts
+    assert "lower.frame_a" not in texts and "upper.frame_b" not in texts
+
+
+# -- playback: keyframes are the simulation's poses ---------------------------------------------
+
+
+def test_keyframes_are_the_simulation_poses(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    path = tmp_path / "run.html"
+    write_html(model, path, result=result)
+    scene, _, _ = read_page(path)
+    (animation,) = commands_of(scene, "set_animation")
+    t0 = result.time[0]
+    assert {a["path"] for a in animation["animations"]} == {f"/Bodies/{n}" for n in model.bodies}
+    for clip in animation["animations"]:
+        name = clip["path"].rsplit("/", 1)[1]
+        tracks = {t["name"]: t for t in clip["clip"]["tracks"]}
+        times = np.array(tracks[".position"]["times"])
+        assert tracks[".quaternion"]["times"] == tracks[".position"]["times"]
+        # every keyframe time is a recorded sample's time, exactly
+        index = np.searchsorted(result.time - t0, times)
+        np.testing.assert_array_equal(result.time[index] - t0, times)
+        positions = np.array(tracks[".position"]["values"]).reshape(-1, 3)
+        np.testing.assert_array_equal(positions, result.body_positions[name][index])
+        xyzw = np.array(tracks[".quaternion"]["values"]).reshape(-1, 4)
+        np.testing.assert_array_equal(xyzw[:, 3], result.body_quaternions[name][index, 0])
+        np.testing.assert_array_equal(xyzw[:, :3], result.body_quaternions[name][index, 1:])
+        # three.js's order (x, y, z, w) is scipy's: the rotations are R_WA
+        np.testing.assert_allclose(
+            Rotation.from_quat(xyzw).as_matrix(), result.body_rotations[name][index], atol=1e-9
+        )
+    # the run's start, length and sampling are stated
+    meta = scene["animation"]
+    assert meta["samples"] == len(result.time) == 10_001
+    assert meta["duration"] == pytest.approx(10.0)
+
+
+def test_sampling_at_most_30_per_second_and_size(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    path = tmp_path / "run.html"
+    write_html(model, path, result=result)
+    scene, _, _ = read_page(path)
+    times = np.array(scene["animation"]["times"])
+    assert len(times) == 301  # 10 s at 30 per second, both ends included
+    gaps = np.diff(times)
+    assert gaps.min() >= 1 / 30 - 1e-3 and gaps.max() <= 1 / 30 + 1e-3
+    assert times[0] == 0.0 and times[-1] == pytest.approx(10.0)
+    assert path.stat().st_size < 2 * MB
+
+    write_html(model, path, result=result, max_keyframes=50)
+    scene, _, _ = read_page(path)
+    times = np.array(scene["animation"]["times"])
+    assert len(times) <= 50 and times[0] == 0.0 and times[-1] == pytest.approx(10.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.floats(1e-4, 1.0), min_size=1, max_size=400),
+    fps=st.floats(0.1, 200.0),
+    cap=st.integers(2, 500),
+    bodies=st.integers(1, 5000),
+)
+def test_keyframe_indices_invariants(steps, fps, cap, bodies):
+    time = np.concatenate([[0.0], np.cumsum(steps)])
+    keep = keyframe_indices(time, fps, cap, bodies)
+    assert np.all(np.diff(keep) > 0)  # increasing, no repeats
+    assert keep[0] == 0 and keep[-1] == len(time) - 1  # the whole run
+    assert len(keep) <= min(cap, max(2, POSE_BUDGET // bodies))
+    # no more than fps keyframes per second, but both ends of a shorter run (the nearest
+    # samples of instants >= 1/fps apart come closer by at most one recording step each)
+    assert len(keep) <= max(2, math.floor(time[-1] * fps + 1e-9) + 1)
+    step = max(steps)
+    if len(keep) > 2:
+        assert np.min(np.diff(time[keep])) >= 1 / fps - 2 * step - 1e-12
+
+
+# -- the camera frames a 5 mm part and a 20 m crane ---------------------------------------------
+
+
+def _camera_pixels(camera: dict, points: np.ndarray, width: int, height: int) -> np.ndarray:
+    """A pinhole camera as the page sets it up (module docstring of rigidparts.viz.html):
+    looking at ``target`` from ``direction``, the bounding sphere filling the narrower field of
+    view; z up. Returns pixel coordinates (N, 2) and the depths."""
+    fov = math.radians(camera["fov"])
+    aspect = width / height
+    half = min(fov / 2, math.atan(math.tan(fov / 2) * aspect))
+    distance = camera["radius"] / math.sin(half)
+    target = np.array(camera["target"])
+    eye = target + distance * np.array(camera["direction"])
+    forward = (target - eye) / np.linalg.norm(target - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    rel = points - eye
+    depth = rel @ forward
+    f = 1 / math.tan(fov / 2)
+    x = (rel @ right) * f / aspect / depth
+    y = (rel @ up) * f / depth
+    return np.column_stack([(x + 1) / 2 * width, (1 - y) / 2 * height, depth])
+
+
+@pytest.mark.parametrize("scale", [0.005, 20.0])
+def test_camera_frames_small_and_large_models(tmp_path, scale):
+    model = Model("crane")
+    model.add_body(
+        "mast", rp.Box(length=scale, width=scale / 20, height=scale / 20, axis=(0, 0, 1))
+    )
+    model.add_body("jib", rp.Box(length=0.8 * scale, width=scale / 30, height=scale / 30))
+    model.add_joint("base", "fixed", "world", "mast.frame_a")
+    model.add_joint(
+        "slew", "revolute", "mast.frame_b", "jib.frame_a", axis=(0, 0, 1), initial="30 deg"
+    )
+    path = tmp_path / "crane.html"
+    rp.view(model, path)
+    scene, _, _ = read_page(path)
+    poses = model.body_poses()
+    points = np.vstack(
+        [
+            (np.asarray(body.mesh(sections=8).vertices) @ poses[name][0].T) + poses[name][1]
+            for name, body in model.bodies.items()
+        ]
+    )
+    for width, height in ((1200, 800), (600, 900)):
+        pixels = _camera_pixels(scene["camera"], points, width, height)
+        assert np.all(pixels[:, 2] > 0)  # in front of the camera
+        assert np.all((pixels[:, 0] >= 0) & (pixels[:, 0] <= width))
+        assert np.all((pixels[:, 1] >= 0) & (pixels[:, 1] <= height))
+        spread = np.ptp(pixels[:, :2], axis=0)
+        assert max(spread[0] / width, spread[1] / height) > 0.3  # not lost in the distance
+    assert scene["camera"]["radius"] == pytest.approx(scale, rel=0.6)
+    # the grid's squares and the triads follow the size
+    grid = transform_at(scene, "/Grid")
+    cell = 0.5 * np.linalg.norm(grid[:3, 0])
+    assert scale / 100 <= cell <= scale
+    assert scene["triad_length"] == pytest.approx(0.15 * scale, rel=0.2)
+
+
+# -- API and command-line errors; nothing half-written ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        ({"opacity": 1.5}, "opacity"),
+        ({"color": "not-a-colour"}, "color"),
+        ({"fps": 0}, "fps"),
+        ({"max_keyframes": 1}, "max_keyframes"),
+        ({"frames": "frame_a"}, "frames"),
+        ({"sections": 2}, "sections"),
+        ({"labels": "yes"}, "labels"),
+        ({"speed": 2}, "speed"),
+        ({"view": (1, 2, 3)}, "view"),
+    ],
+)
+def test_bad_options_name_the_option(tmp_path, options, name):
+    path = tmp_path / "x.html"
+    with pytest.raises(ParameterError) as info:
+        rp.view(rp.Cone(), path, **options)
+    assert info.value.parameter == name
+    assert not path.exists()
+
+
+def test_bad_targets(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    with pytest.raises(ParameterError, match="result"):
+        rp.view(rp.Cone(), tmp_path / "x.html", result=result)
+    with pytest.raises(ParameterError, match="color"):
+        rp.view(model, tmp_path / "x.html", color="red")
+    with pytest.raises(ParameterError, match="suffix"):
+        rp.view(model, tmp_path / "x.txt")
+    with pytest.raises(ParameterError, match="target"):
+        rp.view("box", tmp_path / "x.html")
+    other = pendulum_model()
+    with pytest.raises(ParameterError, match="another model"):
+        rp.view(other, tmp_path / "x.html", result=result)
+    assert not list(tmp_path.iterdir())
+
+
+def test_failure_leaves_nothing(tmp_path, monkeypatch):
+    path = tmp_path / "x.html"
+    path.write_text("old")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("rigidparts.viz.html_page.page", broken)
+    with pytest.raises(RuntimeError):
+        rp.view(rp.Cone(), path)
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["x.html"]
+
+
+def test_command_line(tmp_path, capsys):
+    out = tmp_path / "cone.html"
+    assert (
+        commands.main(["view", "cone", "--axis", "0,0,1", "--color", "#123456", "-o", str(out)])
+        == 0
+    )
+    assert "wrote" in capsys.readouterr().out
+    scene, _, _ = read_page(out)
+    assert scene["bodies"][0]["color"] == "#123456" and scene["animation"] is None
+
+    run = tmp_path / "run.html"
+    csv = tmp_path / "run.csv"
+    argv = [
+        "simulate",
+        str(EXAMPLES / "pendulum.toml"),
+        "--duration",
+        "1",
+        "-o",
+        str(csv),
+        "--html",
+        str(run),
+        "--html-fps",
+        "10",
+        "-q",
+    ]
+    assert commands.main(argv) == 0
+    scene, _, _ = read_page(run)
+    assert scene["animation"]["keyframes"] == 11 and csv.exists()
+
+    model_out = tmp_path / "arm.html"
+    assert (
+        commands.main(
+            [
+                "view",
+                str(EXAMPLES / "serial_arm.toml"),
+                "-o",
+                str(model_out),
+                "--no-frames",
+                "--inertia",
+            ]
+        )
+        == 0
+    )
+    scene, _, _ = read_page(model_out)
+    hidden = {
+        c["path"]
+        for c in commands_of(scene, "set_property")
+        if c["property"] == "visible" and c["value"] is False
+    }
+    assert "/Frames" in hidden and "/Inertia" not in hidden
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["view", "cone", "--color", "nope", "-o", "{tmp}/a.html"], "color"),
+        (["view", "cone", "--opacity", "1.5", "-o", "{tmp}/a.html"], "--opacity"),
+        (["view", "cone", "-o", "{tmp}/a.txt"], "output"),
+        (["view", "{examples}/pendulum.toml", "--color", "red", "-o", "{tmp}/a.html"], "--color"),
+        (["simulate", "{examples}/pendulum.toml", "--html", "{tmp}/a.txt"], "--html"),
+        (
+            [
+                "simulate",
+                "{examples}/pendulum.toml",
+                "--html",
+                "{tmp}/a.html",
+                "-o",
+                "{tmp}/a.html",
+            ],
+            "same file",
+        ),
+        (["simulate", "{examples}/pendulum.toml", "--html", "{tmp}", "-q"], "--html"),
+        (
+            ["simulate", "{examples}/pendulum.toml", "--html", "{tmp}/b.html", "--html-fps", "0"],
+            "--html-fps",
+        ),
+    ],
+)
+def test_command_line_errors(tmp_path, capsys, argv, message):
+    argv = [a.format(tmp=tmp_path, examples=EXAMPLES) for a in argv]
+    before = sorted(os.listdir(tmp_path))
+    assert commands.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_read_only_output_is_kept(tmp_path, capsys):
+    out = tmp_path / "a.html"
+    out.write_text("mine")
+    out.chmod(stat.S_IRUSR)
+    try:
+        assert commands.main(["view", "cone", "-o", str(out)]) == 2
+        assert "read-only" in capsys.readouterr().err and out.read_text() == "mine"
+        assert commands.main(["view", "cone", "-o", str(out), "--force"]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == stat.S_IRUSR  # permissions kept
+    finally:
+        out.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+# -- the shipped examples stay small ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.toml")))
+def test_shipped_examples_are_a_few_megabytes(tmp_path, example):
+    model = load_model(EXAMPLES / example)
+    still = tmp_path / "still.html"
+    rp.view(model, still)
+    assert still.stat().st_size < 2 * MB
+    if model.joints and any(j.nv for j in model.joints.values()):
+        result = simulate(model, duration=min(model.simulation.duration or 5.0, 10.0))
+        run = tmp_path / "run.html"
+        rp.view(model, run, result=result)
+        assert run.stat().st_size < 3 * MB
+        scene, _, _ = read_page(run)
+        assert (
+            scene["animation"]["keyframes"]
+            <= math.floor(30 * scene["animation"]["duration"] + 1e-6) + 1
+        )
+
+
+def test_module_sampling_constants_documented():
+    for text in (viewer.__doc__, viewer.write_html.__doc__):
+        assert "fps" in text and "max_keyframes" in text
+
+
+def test_view_picks_the_format_from_the_suffix(tmp_path, ten_second_run):
+    from PIL import Image
+
+    model, result = ten_second_run
+    picture = rp.view(rp.Cone(), tmp_path / "cone.png", size=(400, 300))
+    assert Image.open(picture).size == (400, 300)
+    short = simulate(model, duration=0.5, timestep=1e-3)
+    gif = rp.view(model, tmp_path / "swing.gif", result=short, fps=4, progress=False)
+    assert Image.open(gif).n_frames == 3  # 0, 0.25 and 0.5 s
+    with pytest.raises(ParameterError, match="result"):
+        rp.view(model, tmp_path / "swing.png", result=result)
+    with pytest.raises(ParameterError, match="result"):
+        rp.view(model, tmp_path / "swing.gif")
+
+
+def test_progress_names_each_body():
+    class Recorder:
+        def __init__(self):
+            self.messages = []
+
+        def update(self, message):
+            self.messages.append(message)
+
+    model = load_model(EXAMPLES / "serial_arm.toml")
+    recorder = Recorder()
+    viewer.html_scene(model, status=recorder)
+    count = len(model.bodies)
+    for i, name in enumerate(model.bodies, start=1):
+        assert f"meshing body {i}/{count} ({name})" in recorder.messages
+        assert f"writing body {i}/{count} ({name})" in recorder.messages
+
+
+def test_command_line_colour_reaches_a_picture_too(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "cone.png"
+    argv = ["view", "cone", "--color", "#00c000", "--opacity", "1", "-o", str(out)]
+    assert commands.main([*argv, "--size", "400x300", "--no-frames", "--no-labels"]) == 0
+    rgb = np.asarray(Image.open(out).convert("RGB"), dtype=int)
+    green = (rgb[..., 1] > rgb[..., 0] + 60) & (rgb[..., 1] > rgb[..., 2] + 60)
+    assert green.sum() > 2000  # the cone's faces, shaded, in the given green

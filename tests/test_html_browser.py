@@ -1,0 +1,201 @@
+"""The HTML viewer in a real browser: headless Chromium opens the written file from disk (no
+network), at two playback times (``#t=...``), and its screenshots are read pixel by pixel.
+
+- the page ran (``data-rigidparts-ready``), without a JavaScript error, at the asked time;
+- the body is drawn: pixels of its colour (an orange no other part of the scene has), where a
+  pinhole camera set up by the documented rule (rigidparts.viz.html: the bounding sphere fills
+  the narrower field of view) projects the body's centre of mass at that time;
+- it moved between the two times, by about as much as the projection says.
+
+Chromium renders WebGL in software (SwiftShader) and is waited for on virtual time
+(``--virtual-time-budget``), not on the wall clock. Without a Chromium the tests skip and say
+so (``.ci/run`` installs Debian's ``chromium``).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import math
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import rigidparts as rp
+from rigidparts.model import Model
+from rigidparts.sim import simulate
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+BROWSER = next((path for path in map(shutil.which, BROWSERS) if path), None)
+pytestmark = pytest.mark.skipif(
+    BROWSER is None,
+    reason="no Chromium on this machine (apt-get install chromium; .ci/run does): the HTML "
+    "viewer's browser tests need one",
+)
+
+WIDTH, HEIGHT = 800, 600
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_pending_interrupt():
+    """An earlier test of this process may have left a recorded Ctrl-C
+    (``commands.main`` records one and clears it only when the next command starts), which
+    would stop every library write here."""
+    from rigidparts.fileio import clear_interrupt
+
+    clear_interrupt()
+
+
+ORANGE = "#ff8c00"
+TIMES = (0.0, 0.55)
+
+
+def _chromium(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
+    command = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-extensions",
+        "--no-first-run",
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--window-size={WIDTH},{HEIGHT}",
+        "--hide-scrollbars",
+        "--virtual-time-budget=5000",
+        *extra,
+        url,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=180, check=True)
+
+
+class _Body(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.attributes: dict[str, str | None] = {}
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "body":
+            self.attributes = dict(attrs)
+
+
+@pytest.fixture(scope="module")
+def swing(tmp_path_factory):
+    """A 0.5 m orange bar hinged at 1 m height, let go at 60 degrees, 1 s simulated; the
+    viewer with nothing else in orange (no frames, centre of mass, joints or world axes)."""
+    model = Model("swing")
+    model.add_body(
+        "arm", rp.Box(length=0.5, width=0.06, height=0.06, axis=(0, 0, -1)), color=ORANGE
+    )
+    model.add_joint(
+        "hinge",
+        "revolute",
+        "world",
+        "arm.frame_a",
+        axis=(0, 1, 0),
+        position=(0, 0, 1.0),
+        initial="60 deg",
+    )
+    result = simulate(model, duration=1.0, timestep=1e-3)
+    folder = tmp_path_factory.mktemp("viewer")
+    path = folder / "swing.html"
+    rp.view(
+        model,
+        path,
+        result=result,
+        frames=False,
+        com=False,
+        joints=False,
+        world=False,
+        labels=False,
+        title="swing",
+    )
+    text = path.read_text(encoding="utf-8")
+    start = text.index('id="rigidparts-scene">') + len('id="rigidparts-scene">')
+    scene = json.loads(text[start : text.index("</script>", start)])
+    return model, result, path, scene
+
+
+def _projected_com(model, result, scene, t: float) -> np.ndarray:
+    """The pixel where the bar's centre of mass is at time ``t`` (the recorded sample at
+    ``t``; the keyframes are samples), by a pinhole camera built here from the scene's camera
+    (target, direction, radius, vertical field of view) and the window's size."""
+    k = int(np.argmin(np.abs(result.time - t)))
+    body = model.bodies["arm"]
+    com = result.body_rotations["arm"][k] @ body.center_of_mass + result.body_positions["arm"][k]
+    camera = scene["camera"]
+    fov = math.radians(camera["fov"])
+    aspect = WIDTH / HEIGHT
+    half = min(fov / 2, math.atan(math.tan(fov / 2) * aspect))
+    target = np.array(camera["target"])
+    eye = target + camera["radius"] / math.sin(half) * np.array(camera["direction"])
+    forward = (target - eye) / np.linalg.norm(target - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    rel = com - eye
+    f = 1 / math.tan(fov / 2)
+    x = (rel @ right) * f / aspect / (rel @ forward)
+    y = (rel @ up) * f / (rel @ forward)
+    return np.array([(x + 1) / 2 * WIDTH, (1 - y) / 2 * HEIGHT])
+
+
+def _orange_pixels(path: Path) -> np.ndarray:
+    """(N, 2) pixel coordinates (x, y) whose hue is the body's orange (shading changes the
+    brightness, not the hue), saturated: nothing else in the scene has that colour."""
+    image = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64) / 255.0
+    assert image.shape[:2] == (HEIGHT, WIDTH)
+    target_hue = colorsys.rgb_to_hsv(1.0, 140 / 255, 0.0)[0]
+    r, g, b = image[..., 0], image[..., 1], image[..., 2]
+    top, low = image.max(axis=-1), image.min(axis=-1)
+    chroma = top - low
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hue = (
+            np.where(
+                top == r,
+                ((g - b) / chroma) % 6,
+                np.where(top == g, (b - r) / chroma + 2, (r - g) / chroma + 4),
+            )
+            / 6
+        )
+        saturation = np.where(top > 0, chroma / top, 0)
+    mask = (np.abs(hue - target_hue) < 0.04) & (saturation > 0.6) & (top > 0.35)
+    ys, xs = np.nonzero(mask)
+    return np.column_stack([xs, ys])
+
+
+def test_page_runs_at_the_asked_time(tmp_path, swing):
+    _, _, path, _ = swing
+    done = _chromium(tmp_path, f"{path.as_uri()}#t={TIMES[1]}", "--dump-dom")
+    body = _Body()
+    body.feed(done.stdout)
+    assert body.attributes.get("data-rigidparts-ready") == "1", done.stdout[-2000:]
+    assert "data-rigidparts-error" not in body.attributes, body.attributes
+    assert float(body.attributes["data-rigidparts-time"]) == pytest.approx(TIMES[1], abs=1e-9)
+
+
+def test_body_drawn_where_it_is_and_moves(tmp_path, swing):
+    model, result, path, scene = swing
+    centroids = []
+    for t in TIMES:
+        shot = tmp_path / f"t{t}.png"
+        _chromium(tmp_path, f"{path.as_uri()}#t={t}", f"--screenshot={shot}")
+        pixels = _orange_pixels(shot)
+        # the bar is some 20 x 100 pixels on this screen: clearly drawn, not everywhere
+        assert 400 < len(pixels) < 0.2 * WIDTH * HEIGHT, (t, len(pixels))
+        centroid = pixels.mean(axis=0)
+        expected = _projected_com(model, result, scene, t)
+        # the centroid of the visible surface is near the projected centre of mass
+        assert np.linalg.norm(centroid - expected) < 0.05 * WIDTH, (t, centroid, expected)
+        centroids.append((centroid, expected))
+    (first, first_expected), (second, second_expected) = centroids
+    moved = np.linalg.norm(second - first)
+    assert moved > 60  # pixels
+    assert moved == pytest.approx(np.linalg.norm(second_expected - first_expected), rel=0.25)
