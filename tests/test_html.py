@@ -36,16 +36,6 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MB = 1e6
 
 
-@pytest.fixture(autouse=True)
-def _no_pending_interrupt():
-    """An earlier test of this process may have left a recorded Ctrl-C
-    (``commands.main`` records one and clears it only when the next command starts), which
-    would stop every library write here."""
-    from rigidparts.fileio import clear_interrupt
-
-    clear_interrupt()
-
-
 class _SceneReader(HTMLParser):
     """Collects the text of ``<script id="rigidparts-scene">``, every tag's attributes and
     every script's text."""
@@ -127,7 +117,9 @@ def test_no_network_reference_and_licences_kept(tmp_path, ten_second_run):
             write_html(model, path, result=result)
         scene, reader, text = read_page(path)
         # no address of any kind a browser could fetch
-        assert not re.search(r"(?i)\b(?:https?|ftp)://", text)
+        assert not re.search(r"(?i)\b(?:https?|wss?|ftp)://", text)
+        # meshcat's unused connect() keeps its default address, but split like the XHTML name
+        assert '"ws:"+`//${location.host}`' in reader.scripts[1]
         # nor a scheme-relative one ("//host/..."), but for the XHTML namespace name
         # three.js passes to createElementNS (an identifier, never fetched)
         rest = text.replace('"http:"+"//www.w3.org/1999/xhtml"', "")
@@ -566,9 +558,20 @@ def test_shipped_examples_are_a_few_megabytes(tmp_path, example):
         )
 
 
-def test_module_sampling_constants_documented():
-    for text in (viewer.__doc__, viewer.write_html.__doc__):
-        assert "fps" in text and "max_keyframes" in text
+@pytest.mark.parametrize(
+    ("duration", "bodies", "keyframes"),
+    [
+        (10.0, 1, 301),  # the module docstring: 10 s at 1 ms, 30 per second, both ends
+        (60.0, 1, 1800),  # docs/viewer.md: the cap of 1800 keyframes
+        (2.0, 1, 61),
+        (2.0, 300, 40),  # docs/viewer.md: a 300-body chain, 12 000 poses / 300 bodies
+    ],
+)
+def test_documented_keyframe_counts(duration, bodies, keyframes):
+    time = np.arange(round(duration / 1e-3) + 1) * 1e-3  # recorded every 1 ms
+    keep = keyframe_indices(time, viewer.DEFAULT_FPS, viewer.DEFAULT_MAX_KEYFRAMES, bodies)
+    assert len(keep) == keyframes
+    assert keep[0] == 0 and keep[-1] == len(time) - 1
 
 
 def test_view_picks_the_format_from_the_suffix(tmp_path, ten_second_run):
@@ -612,3 +615,214 @@ def test_command_line_colour_reaches_a_picture_too(tmp_path):
     rgb = np.asarray(Image.open(out).convert("RGB"), dtype=int)
     green = (rgb[..., 1] > rgb[..., 0] + 60) & (rgb[..., 1] > rgb[..., 2] + 60)
     assert green.sum() > 2000  # the cone's faces, shaded, in the given green
+
+
+# -- review fixes: escaping, diverged runs, one view(), per-scene identifiers, framing ----------
+
+TRICKY_TITLE = "<!-- </script> & >"
+
+
+def test_title_with_markup_stays_data(tmp_path):
+    path = tmp_path / "t.html"
+    write_html(rp.Cone(), path, title=TRICKY_TITLE)
+    scene, reader, text = read_page(path)
+    assert scene["heading"] == TRICKY_TITLE  # the JSON decodes to the very title
+    start = text.index('id="rigidparts-scene">')
+    embedded = text[start : text.index("</script>", start)]
+    assert "<!--" not in embedded and "</" not in embedded[1:] and "&" not in embedded
+    assert len(reader.scripts) == 3  # nothing closed a script early
+
+
+def diverged(result, where: str, name: str, sample: int):
+    """A copy of ``result`` (its arrays as a SimpleNamespace) with NaN in one array."""
+    from types import SimpleNamespace
+
+    copy = SimpleNamespace(
+        time=result.time,
+        body_rotations={n: np.array(v) for n, v in result.body_rotations.items()},
+        body_positions={n: np.array(v) for n, v in result.body_positions.items()},
+        body_quaternions={n: np.array(v) for n, v in result.body_quaternions.items()},
+    )
+    getattr(copy, where)[name][sample:] = np.nan
+    return copy
+
+
+@pytest.mark.parametrize("where", ["body_positions", "body_rotations", "body_quaternions"])
+def test_diverged_run_is_a_clear_error(tmp_path, ten_second_run, where):
+    model, result = ten_second_run
+    name = next(iter(model.bodies))
+    bad = diverged(result, where, name, 5000)
+    path = tmp_path / "run.html"
+    with pytest.raises(ParameterError) as info:
+        rp.view(model, path, result=bad)
+    assert info.value.parameter == f"result.{where}[{name!r}]"
+    assert "must be finite (did the simulation diverge?)" in str(info.value)
+    assert "sample 5000" in str(info.value)
+    assert not path.exists()
+
+
+def test_diverged_run_stops_a_gif_too(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    name = next(iter(model.bodies))
+    with pytest.raises(ParameterError, match=r"body_positions\['arm'\]|diverge"):
+        rp.view(model, tmp_path / "run.gif", result=diverged(result, "body_positions", name, 3))
+    assert not list(tmp_path.iterdir())
+
+
+def test_view_takes_force_and_progress_for_every_format(tmp_path):
+    model = pendulum_model()
+    short = simulate(model, duration=0.2, timestep=1e-3)
+    cases = [
+        ("a.png", rp.Cone(), {"size": (200, 150)}),
+        ("a.html", rp.Cone(), {}),
+        ("a.gif", model, {"result": short, "fps": 5}),
+    ]
+    for name, target, extra in cases:
+        path = tmp_path / name
+        path.write_bytes(b"mine")
+        path.chmod(stat.S_IRUSR)
+        try:
+            with pytest.raises(PermissionError):
+                rp.view(target, path, force=False, progress=False, **extra)
+            assert path.read_bytes() == b"mine"
+            for bad in ("no", 1, "False"):
+                with pytest.raises(ParameterError) as info:
+                    rp.view(target, path, force=bad, progress=False, **extra)
+                assert info.value.parameter == "force"
+            with pytest.raises(ParameterError) as info:
+                rp.view(target, path, force=True, progress="no", **extra)
+            assert info.value.parameter == "progress"
+            assert path.read_bytes() == b"mine"  # nothing clobbered by a bad flag
+            rp.view(target, path, force=True, progress=False, **extra)
+            assert path.read_bytes() != b"mine"
+            assert stat.S_IMODE(path.stat().st_mode) == stat.S_IRUSR  # permissions kept
+        finally:
+            path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_a_lone_body_cannot_be_animated(tmp_path, ten_second_run):
+    _, result = ten_second_run
+    for suffix in (".gif", ".mp4"):
+        with pytest.raises(ParameterError) as info:
+            rp.view(rp.Cone(), tmp_path / f"x{suffix}", result=result)
+        assert info.value.parameter == "target"
+        assert "an animation needs a Model and a result" in str(info.value)
+    assert not list(tmp_path.iterdir())
+
+
+def test_scenes_built_at_once_in_threads_keep_their_own_identifiers():
+    import threading
+
+    model = load_model(EXAMPLES / "serial_arm.toml")
+    alone = viewer.html_scene(model)
+    uuids = [
+        o["uuid"]
+        for c in commands_of(alone, "set_object")
+        for key in ("geometries", "materials")
+        for o in c["object"][key]
+    ]
+    assert len(uuids) == len(set(uuids))
+    built: list[dict] = [None] * 4  # type: ignore[list-item]
+    barrier = threading.Barrier(len(built))
+
+    def build(k: int) -> None:
+        barrier.wait()
+        built[k] = viewer.html_scene(model)
+
+    threads = [threading.Thread(target=build, args=(k,)) for k in range(len(built))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for scene in built:  # each as if built alone: unique, deterministic identifiers
+        assert json.dumps(scene, sort_keys=True) == json.dumps(alone, sort_keys=True)
+
+
+def test_inertia_ellipsoid_is_framed(tmp_path):
+    """A thin ring's equivalent ellipsoid reaches beyond the ring and its triads: the box
+    holds it when shown. Hollow cylinder (R, r, L) along z: I_z = m (R^2 + r^2) / 2, I_x =
+    I_y = m (3 (R^2 + r^2) + L^2) / 12, so the semi-axis across is sqrt(5 / (2 m) (I_z + I_x
+    - I_y)) = sqrt(5 (R^2 + r^2) / 4)."""
+    big, small, length = 1.0, 0.99, 0.01
+    ring = rp.Cylinder(length=length, radius=big, inner_radius=small, axis=(0, 0, 1))
+    across = math.sqrt(5 * (big**2 + small**2) / 4)
+    plain = viewer.html_scene(ring)
+    shown = viewer.html_scene(ring, inertia=True)
+    assert plain["bounds"]["high"][1] == pytest.approx(big, rel=1e-6)  # the ring itself
+    # the surface is sampled every 2 pi / 32 around: within cos(pi / 32) of the semi-axis
+    assert across * math.cos(math.pi / 32) <= shown["bounds"]["high"][1] <= across * (1 + 1e-9)
+    assert shown["camera"]["radius"] > plain["camera"]["radius"]
+
+
+def test_progress_names_the_framing_labels_and_page(tmp_path, monkeypatch, ten_second_run):
+    class Recorder:
+        def __init__(self, *args, **kwargs):
+            self.messages = []
+            seen.append(self)
+
+        def update(self, message):
+            self.messages.append(message)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+    seen: list[Recorder] = []
+    model, result = ten_second_run
+    monkeypatch.setattr("rigidparts.sim.progress.Status", Recorder)
+    write_html(model, tmp_path / "run.html", result=result, fps=2)
+    (status,) = seen
+    messages = status.messages
+    assert "framing 21 keyframes" in messages and "placing the labels" in messages
+    assert messages.index("framing 21 keyframes") < messages.index("placing the labels")
+    assert "writing run.html: the page" in messages
+    assert any(m.startswith("writing run.html:") and m.endswith("MB to disk") for m in messages)
+
+
+def test_play_option_reaches_the_animation(tmp_path, ten_second_run):
+    model, result = ten_second_run
+    for play in (True, False):
+        scene = viewer.html_scene(model, result=result, play=play, fps=1)
+        (animation,) = commands_of(scene, "set_animation")
+        assert animation["options"]["play"] is play
+
+
+def test_keyframe_quaternions_from_rotations_when_the_result_has_none(ten_second_run):
+    from types import SimpleNamespace
+
+    model, result = ten_second_run
+    bare = SimpleNamespace(
+        time=result.time,
+        body_rotations=result.body_rotations,
+        body_positions=result.body_positions,
+    )
+    scene = viewer.html_scene(model, result=bare, fps=3)
+    (animation,) = commands_of(scene, "set_animation")
+    for clip in animation["animations"]:
+        name = clip["path"].rsplit("/", 1)[1]
+        tracks = {t["name"]: t for t in clip["clip"]["tracks"]}
+        index = np.searchsorted(result.time - result.time[0], tracks[".quaternion"]["times"])
+        xyzw = np.array(tracks[".quaternion"]["values"]).reshape(-1, 4)
+        expected = Rotation.from_matrix(result.body_rotations[name][index]).as_quat()
+        expected[expected[:, 3] < 0] *= -1  # the same rotation, w >= 0
+        np.testing.assert_allclose(xyzw, expected, atol=1e-12)
+
+
+def test_colour_numbers_of_the_three_js_objects():
+    from rigidparts.viz.threejs import color_int
+
+    assert color_int("#f80") == 0xFF8800  # '#rgb' doubles each digit
+    assert color_int("steelblue") == 0x4682B4  # CSS3: steelblue is rgb(70, 130, 180)
+    assert color_int((1.0, 0.0, 0.5)) == 0xFF0080  # 0.5 * 255 = 127.5 rounds to 128
+
+
+def test_command_line_uses_the_one_opacity_and_fps_rules(tmp_path, capsys):
+    out = tmp_path / "a.html"
+    assert commands.main(["view", "cone", "--opacity", "nan", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --opacity") and "[0, 1]" in err and not out.exists()
+    argv = ["simulate", str(EXAMPLES / "pendulum.toml"), "--html", str(out), "--html-fps"]
+    assert commands.main([*argv, "1001"]) == 2
+    assert "from 0.1 to 1000" in capsys.readouterr().err and not out.exists()

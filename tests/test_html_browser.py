@@ -7,9 +7,14 @@ network), at two playback times (``#t=...``), and its screenshots are read pixel
   the narrower field of view) projects the body's centre of mass at that time;
 - it moved between the two times, by about as much as the projection says.
 
+- a 5 mm and a 20 m body both open framed: drawn, inside the window, not lost in the distance;
+- a title holding ``<!--``, ``</script>``, ``&`` and ``>`` breaks nothing.
+
 Chromium renders WebGL in software (SwiftShader) and is waited for on virtual time
-(``--virtual-time-budget``), not on the wall clock. Without a Chromium the tests skip and say
-so (``.ci/run`` installs Debian's ``chromium``).
+(``--virtual-time-budget``), not on the wall clock. It runs offline: every host name resolves
+to nothing and every proxied request goes to a closed local port. Without a Chromium, or with
+one that cannot start here (probed once with ``--dump-dom about:blank``), the tests skip and
+say why (``.ci/run`` installs Debian's ``chromium``).
 """
 
 from __future__ import annotations
@@ -41,18 +46,36 @@ pytestmark = pytest.mark.skipif(
 WIDTH, HEIGHT = 800, 600
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _no_pending_interrupt():
-    """An earlier test of this process may have left a recorded Ctrl-C
-    (``commands.main`` records one and clears it only when the next command starts), which
-    would stop every library write here."""
-    from rigidparts.fileio import clear_interrupt
-
-    clear_interrupt()
-
-
 ORANGE = "#ff8c00"
 TIMES = (0.0, 0.55)
+TRICKY_TITLE = "<!-- </script> & >"
+
+#: No network: no name resolves, and anything sent through the proxy meets a closed port.
+OFFLINE = ("--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _browser_starts(tmp_path_factory):
+    """Skip (saying why) when the Chromium found cannot run here (no sandbox support, a
+    broken install, a missing library): probed once on an empty page."""
+    profile = tmp_path_factory.mktemp("probe")
+    command = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        *OFFLINE,
+        f"--user-data-dir={profile}",
+        "--dump-dom",
+        "about:blank",
+    ]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"{BROWSER} cannot start here: {exc}")
+    if done.returncode != 0 or "<html" not in done.stdout.lower():
+        tail = " ".join((done.stderr or done.stdout).split())[-300:]
+        pytest.skip(f"{BROWSER} cannot start here (exit {done.returncode}): {tail}")
 
 
 def _chromium(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
@@ -61,6 +84,7 @@ def _chromium(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProc
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
+        *OFFLINE,
         "--disable-background-networking",
         "--disable-extensions",
         "--no-first-run",
@@ -115,21 +139,31 @@ def swing(tmp_path_factory):
         joints=False,
         world=False,
         labels=False,
-        title="swing",
+        title=TRICKY_TITLE,  # markup in the title must not break the page
     )
+    scene = _scene_of(path)
+    assert scene["heading"] == TRICKY_TITLE
+    return model, result, path, scene
+
+
+def _scene_of(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
     start = text.index('id="rigidparts-scene">') + len('id="rigidparts-scene">')
-    scene = json.loads(text[start : text.index("</script>", start)])
-    return model, result, path, scene
+    return json.loads(text[start : text.index("</script>", start)])
 
 
 def _projected_com(model, result, scene, t: float) -> np.ndarray:
     """The pixel where the bar's centre of mass is at time ``t`` (the recorded sample at
-    ``t``; the keyframes are samples), by a pinhole camera built here from the scene's camera
-    (target, direction, radius, vertical field of view) and the window's size."""
+    ``t``; the keyframes are samples)."""
     k = int(np.argmin(np.abs(result.time - t)))
     body = model.bodies["arm"]
     com = result.body_rotations["arm"][k] @ body.center_of_mass + result.body_positions["arm"][k]
+    return _projected(scene, com)
+
+
+def _projected(scene, point) -> np.ndarray:
+    """The pixel of the world ``point``, by a pinhole camera built here from the scene's
+    camera (target, direction, radius, vertical field of view) and the window's size."""
     camera = scene["camera"]
     fov = math.radians(camera["fov"])
     aspect = WIDTH / HEIGHT
@@ -140,7 +174,7 @@ def _projected_com(model, result, scene, t: float) -> np.ndarray:
     right = np.cross(forward, [0.0, 0.0, 1.0])
     right /= np.linalg.norm(right)
     up = np.cross(right, forward)
-    rel = com - eye
+    rel = np.asarray(point, dtype=np.float64) - eye
     f = 1 / math.tan(fov / 2)
     x = (rel @ right) * f / aspect / (rel @ forward)
     y = (rel @ up) * f / (rel @ forward)
@@ -199,3 +233,23 @@ def test_body_drawn_where_it_is_and_moves(tmp_path, swing):
     moved = np.linalg.norm(second - first)
     assert moved > 60  # pixels
     assert moved == pytest.approx(np.linalg.norm(second_expected - first_expected), rel=0.25)
+
+
+@pytest.mark.parametrize("scale", [0.005, 20.0])
+def test_small_and_large_bodies_open_framed(tmp_path, scale):
+    """A 5 mm and a 20 m orange bar (the same shape): drawn, whole, where the camera rule
+    puts its centre, and filling a good part of the window."""
+    bar = rp.Box(length=scale, width=scale / 8, height=scale / 8)
+    path = tmp_path / "bar.html"
+    rp.view(bar, path, color=ORANGE, frames=False, com=False, world=False, labels=False)
+    scene = _scene_of(path)
+    shot = tmp_path / "bar.png"
+    _chromium(tmp_path, path.as_uri(), f"--screenshot={shot}")
+    pixels = _orange_pixels(shot)
+    assert len(pixels) > 2000, len(pixels)
+    spread = np.ptp(pixels, axis=0)
+    assert spread[0] > 0.3 * WIDTH  # framed, not a speck in the distance
+    inside = (pixels.min(axis=0) > 0) & (pixels.max(axis=0) < [WIDTH - 1, HEIGHT - 1])
+    assert inside.all()  # and not cut off by the window's edges
+    centre = _projected(scene, bar.center_of_mass)
+    assert np.linalg.norm(pixels.mean(axis=0) - centre) < 0.05 * WIDTH

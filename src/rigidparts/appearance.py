@@ -181,6 +181,11 @@ class Appearance:
         return "#" + "".join(f"{round(c * 255):02x}" for c in self.color)
 
     @property
+    def rgb_int(self) -> int:
+        """The colour as the integer ``0xRRGGBB`` of :attr:`hex` (three.js's colour number)."""
+        return int(self.hex[1:], 16)
+
+    @property
     def linear_color(self) -> tuple[float, float, float]:
         """The colour in linear Rec.709 (what USD's ``displayColor`` and three.js's linear
         workflow take): each sRGB component ``c`` decoded by the sRGB transfer function of IEC

@@ -25,13 +25,14 @@ def _positive_int(text: str) -> int:
 
 
 def _fps(text: str) -> float:
+    """``--html-fps``: the viewer's own rule (:func:`.viz.trajectory.check_keyframe_fps`)."""
+    from ..viz.trajectory import check_keyframe_fps
+
     try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.1 <= value <= 1000.0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a number from 0.1 to 1000")
-    return value
+        return check_keyframe_fps(float(text), "--html-fps")
+    except ValueError as exc:  # not a number, or a ParameterError (a ValueError) with the rule
+        rule = getattr(exc, "rule", "must be a number")
+        raise argparse.ArgumentTypeError(f"{text!r}: {rule}") from None
 
 
 def _integrator(text: str) -> str:
@@ -61,18 +62,11 @@ def run(args: argparse.Namespace) -> int:
             if same_file(first, second):
                 raise UsageError(f"{option} and {other} name the same file {first}: give two files")
     if args.html is not None:
-        if Path(args.html).suffix.lower() not in (".html", ".htm"):
+        from ..viz.html import HTML_SUFFIXES, require_viewer
+
+        if Path(args.html).suffix.lower() not in HTML_SUFFIXES:
             raise UsageError(f"--html {args.html}: must end in .html (or .htm)")
-        try:
-            import trimesh  # noqa: F401
-
-            from ..viz.html_page import meshcat_bundle
-
-            meshcat_bundle()
-        except ImportError as exc:
-            raise UsageError(
-                f"--html needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
-            ) from None
+        require_viewer()  # a missing extra is one error line (commands.main), before the run
     try:
         import mujoco  # noqa: F401
 
@@ -114,9 +108,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"wrote {args.animate}")
     if args.html is not None:
-        from ..viz.html import write_html
+        from ..viz import view
 
-        path = write_html(
+        path = view(
             model,
             args.html,
             result=result,

@@ -2,7 +2,8 @@
 FILE.png``: draw a body or a model without a display (the :mod:`rigidparts.viz` package).
 ``SHAPE`` is the shape's command (``rigidparts view meshbody part.stl --units mm -o part.png``).
 The format is the suffix: a picture (.png, .svg, .pdf, .jpg) or, for ``-o scene.html``, an
-interactive 3-D viewer in one self-contained HTML file (:func:`rigidparts.viz.html.write_html`).
+interactive 3-D viewer in one self-contained HTML file (:func:`rigidparts.viz.html.write_html`);
+every format is written by the one :func:`rigidparts.viz.view`.
 
 ``TARGET`` comes first and decides the rest of the options, so parsing takes two stages: the
 ``view`` subcommand takes the target and the remaining words, and :func:`run` parses those with
@@ -31,12 +32,7 @@ from ._options import (
     warn_large_coordinates,
 )
 
-__all__ = ["HTML_SUFFIXES", "PICTURE_SUFFIXES", "register", "run"]
-
-#: Picture formats by suffix (matplotlib writes them all).
-PICTURE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
-#: The interactive viewer (one self-contained HTML file).
-HTML_SUFFIXES = (".html", ".htm")
+__all__ = ["register", "run"]
 
 
 def _drawable() -> list[str]:
@@ -71,16 +67,6 @@ def _view(text: str) -> tuple[float, float]:
     if not all(abs(v) < 1e6 for v in (elev, azim)):
         raise argparse.ArgumentTypeError(f"angles must be finite degrees, got {text!r}")
     return elev, azim
-
-
-def _opacity(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
-    return value
 
 
 def _usage() -> str:
@@ -183,7 +169,7 @@ def _add_picture_options(parser: argparse.ArgumentParser, spec: Any = None) -> N
         )
         group.add_argument(
             "--opacity",
-            type=_opacity,
+            type=float,
             default=None,
             metavar="A",
             help="the body's opacity, 0 (invisible) .. 1 (opaque, the default; a picture draws "
@@ -234,78 +220,34 @@ def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, s
 
 
 def run(args: argparse.Namespace) -> int:
-    """Draw the target to ``-o`` (atomically; the format is the suffix); print what was
-    written, with the mass (and a body's centre of mass) in ``--units``. The output and the
-    viz extra are checked before any work. Returns 0."""
+    """Draw the target to ``-o`` (atomically; the format is the suffix) with the one
+    :func:`rigidparts.viz.view`; print what was written, with the mass (and a body's centre
+    of mass) in ``--units``. The output is checked before any work; a missing extra is the one
+    ``error:`` line :func:`rigidparts.commands.main` prints for an ImportError. Returns 0."""
+    import sys
+
+    from ..viz.html import HTML_SUFFIXES, PICTURE_SUFFIXES
+
     parser, shape = _target_parser(args)
     options = parser.parse_args(args.options)
     check_suffix(options.output, PICTURE_SUFFIXES + HTML_SUFFIXES, "picture")
     if shape is None and _same_file(options.output, args.target):
         raise UsageError(f"-o {options.output}: is the model file itself: give another output")
     check_output(options.output, "-o", force=options.force)
-    if Path(options.output).suffix.lower() in HTML_SUFFIXES:
-        return _run_html(args, options, shape)
-    try:
-        import matplotlib
-        import trimesh  # noqa: F401
-    except ImportError as exc:
-        raise UsageError(
-            f"rigidparts view needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
-        ) from None
-
-    matplotlib.use("Agg")  # the command line never needs a display
-    from ..fileio import atomic_path
-    from ..viz import new_axes, plot_body, plot_model
-
-    if shape is None:
-        from ..model import load_model
-
-        subject = load_model(args.target)
-        draw: Any = plot_model
-    else:
-        subject = body_from_args(shape, options)
-        warn_large_coordinates(subject)
-        draw = plot_body
-    ax = new_axes(options.size, pyplot=False)
-    # a lone body's appearance (a model's bodies take theirs from the model file)
-    looks = {} if shape is None else {"color": options.color, "opacity": options.opacity}
-    draw(
-        subject,
-        ax=ax,
-        view=options.view,
-        title=True if options.title is None else options.title,
-        sections=options.sections,
-        inertia=options.inertia,
-        labels=not options.no_labels,
-        frames=not options.no_frames,
-        **looks,
-    )
-    with atomic_path(options.output, force=options.force) as tmp:
-        ax.figure.savefig(tmp, dpi="figure", format=Path(options.output).suffix.lower().lstrip("."))
-    width, height = options.size
-    print(
-        f"wrote {options.output} ({width}x{height} px; {_summary(subject, options.report_units)})"
-    )
-    return 0
-
-
-def _run_html(args: argparse.Namespace, options: argparse.Namespace, shape: str | None) -> int:
-    """``-o FILE.html``: the interactive viewer (:func:`rigidparts.viz.html.write_html`)."""
-    import sys
-
-    try:
-        import trimesh  # noqa: F401
-
-        from ..viz.html import write_html
-        from ..viz.html_page import meshcat_bundle
-
-        meshcat_bundle()
-    except ImportError as exc:
-        raise UsageError(
-            f"rigidparts view -o FILE.html needs the viz extra: pip install 'rigidparts[viz]' "
-            f"({exc})"
-        ) from None
-    looks = {}
+    html = Path(options.output).suffix.lower() in HTML_SUFFIXES
+    settings: dict[str, Any] = {
+        "title": True if options.title is None else options.title,
+        "view": options.view,
+        "sections": options.sections,
+        "inertia": options.inertia,
+        "labels": not options.no_labels,
+        "frames": not options.no_frames,
+        "force": options.force,
+        # a status line only on a terminal: in a log it would be a line per update
+        "progress": sys.stderr.isatty(),
+    }
+    if not html:
+        settings["size"] = options.size
     if shape is None:
         from ..model import load_model
 
@@ -313,25 +255,24 @@ def _run_html(args: argparse.Namespace, options: argparse.Namespace, shape: str 
     else:
         subject = body_from_args(shape, options)
         warn_large_coordinates(subject)
-        looks = {"color": options.color, "opacity": options.opacity}
-    path = write_html(
-        subject,
-        options.output,
-        title=True if options.title is None else options.title,
-        view=options.view,
-        sections=options.sections,
-        inertia=options.inertia,
-        labels=not options.no_labels,
-        frames=not options.no_frames,
-        force=options.force,
-        progress=sys.stderr.isatty(),
-        **looks,
-    )
-    megabytes = path.stat().st_size / 1e6
-    print(
-        f"wrote {options.output} ({megabytes:.2f} MB, open it in a browser; "
-        f"{_summary(subject, options.report_units)})"
-    )
+        # a lone body's appearance (a model's bodies take theirs from the model file)
+        settings["color"] = options.color
+        if options.opacity is not None:
+            from ..appearance import parse_opacity
+
+            settings["opacity"] = parse_opacity(options.opacity, "--opacity")
+        else:
+            settings["opacity"] = None
+    from ..viz import view
+
+    path = view(subject, options.output, **settings)
+    summary = _summary(subject, options.report_units)
+    if html:
+        megabytes = path.stat().st_size / 1e6
+        print(f"wrote {options.output} ({megabytes:.2f} MB, open it in a browser; {summary})")
+    else:
+        width, height = options.size
+        print(f"wrote {options.output} ({width}x{height} px; {summary})")
     return 0
 
 

@@ -17,9 +17,8 @@ frames stream to ffmpeg, so memory stays small either way. Files are written ato
 
 from __future__ import annotations
 
-import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from .figure import new_axes
 from .geometry import PlacedBody
 from .plotting import draw_scene
 from .scene import joint_marks, make_scene, model_title, scene_limits
+from .trajectory import check_number, result_arrays, sample_indices
 
 __all__ = ["ANIMATION_FORMATS", "DEFAULT_ANIMATION_SIZE", "animate", "check_animation_path"]
 
@@ -68,62 +68,9 @@ def check_animation_path(path: Any) -> Path:
 
 def frame_samples(time: np.ndarray, fps: float, max_frames: int) -> tuple[np.ndarray, float]:
     """``(sample indices (F,), seconds per frame)``: the samples of ``time`` nearest to the
-    frame times ``t_0 + k / fps``, at most ``max_frames`` of them spread evenly."""
-    t0, t1 = float(time[0]), float(time[-1])
-    duration = t1 - t0
-    count = math.floor(duration * fps + 1e-9) + 1
-    count = max(1, min(count, max_frames))
-    if count == 1:
-        return np.array([0]), 1.0 / fps
-    # count - 1 <= duration * fps, so the spacing is at least 1 / fps: the frames cover the
-    # whole run and playback at `spacing` seconds per frame is real time.
-    spacing = duration / (count - 1)
-    frame_times = np.minimum(t0 + spacing * np.arange(count), t1)
-    right = np.clip(np.searchsorted(time, frame_times), 1, len(time) - 1)
-    left = right - 1
-    nearest = np.where(frame_times - time[left] <= time[right] - frame_times, left, right)
-    return nearest, spacing
-
-
-def _check_number(name: str, value: Any, low: float, high: float, unit: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ParameterError(name, value, f"must be a number from {low} to {high} {unit}")
-    number = float(value)
-    if not (math.isfinite(number) and low <= number <= high):
-        raise ParameterError(name, value, f"must be a number from {low} to {high} {unit}")
-    return number
-
-
-def _result_arrays(
-    model: Any, result: Any
-) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """``(time (T,), rotations name -> (T,3,3), positions name -> (T,3))``, validated."""
-    try:
-        time = np.asarray(result.time, dtype=np.float64).reshape(-1)
-        rotations: Mapping[str, Any] = result.body_rotations
-        positions: Mapping[str, Any] = result.body_positions
-    except (AttributeError, TypeError, ValueError):
-        raise ParameterError(
-            "result",
-            type(result).__name__,
-            "must have time (T,), body_rotations and body_positions (a SimulationResult)",
-        ) from None
-    if len(time) == 0 or not np.all(np.isfinite(time)) or np.any(np.diff(time) < 0):
-        raise ParameterError("result.time", f"{len(time)} samples", "must be finite, increasing")
-    rot, pos = {}, {}
-    for name in model.bodies:
-        if name not in rotations or name not in positions:
-            raise ParameterError("result", name, "has no poses for this body of the model")
-        r = np.asarray(rotations[name], dtype=np.float64)
-        p = np.asarray(positions[name], dtype=np.float64)
-        if r.shape != (len(time), 3, 3) or p.shape != (len(time), 3):
-            raise ParameterError(
-                f"result.body_rotations[{name!r}]",
-                f"shapes {r.shape}, {p.shape}",
-                f"must be ({len(time)}, 3, 3) and ({len(time)}, 3)",
-            )
-        rot[name], pos[name] = r, p
-    return time, rot, pos
+    frame times ``t_0 + k / fps``, at most ``max_frames`` of them spread evenly
+    (:func:`.trajectory.sample_indices`)."""
+    return sample_indices(time, fps, max_frames)
 
 
 def animate(
@@ -137,6 +84,7 @@ def animate(
     max_frames: int = 250,
     view: Sequence[float] | None = None,
     title: str | None = None,
+    force: bool | None = None,
     **options: Any,
 ) -> Path:
     """Render ``result`` (a :class:`rigidparts.sim.SimulationResult` of ``model``) to ``path``
@@ -151,18 +99,26 @@ def animate(
     view : ``(elevation, azimuth)`` in degrees.
     title : the title (default: the model's name, bodies and mass); the simulated time is
         shown at the top right.
+    force : replace a read-only file (default: :func:`rigidparts.fileio.forcing`).
     options : the drawing options of :func:`rigidparts.viz.plot_body` (``inertia``,
         ``labels``, ``frames``, ``sections``, ...).
     """
     target = check_animation_path(path)
-    fps = _check_number("fps", fps, 0.1, 100.0, "frames per second")
+    fps = check_number("fps", fps, 0.1, 100.0, "must be a number from 0.1 to 100 frames per second")
+    if force is not None and not isinstance(force, bool):
+        raise ParameterError("force", force, "must be True, False or None")
+    if not isinstance(progress, bool):
+        raise ParameterError("progress", progress, "must be True or False")
+    from ..fileio import check_output
+
+    check_output(target, force=force)  # a read-only file fails before any work
     if (
         isinstance(max_frames, bool)
         or not isinstance(max_frames, int)
         or not (1 <= max_frames <= 10000)
     ):
         raise ParameterError("max_frames", max_frames, "must be an integer from 1 to 10000")
-    time, rotations, positions = _result_arrays(model, result)
+    time, rotations, positions, _ = result_arrays(model, result)
     indices, seconds_per_frame = frame_samples(time, fps, max_frames)
     suffix = target.suffix.lower()
     if suffix == ".mp4" and (size[0] % 2 or size[1] % 2):
@@ -203,7 +159,7 @@ def animate(
 
     from ..fileio import atomic_path
 
-    with atomic_path(target) as tmp:
+    with atomic_path(target, force=force) as tmp:
         if suffix == ".gif":
             _write_gif(tmp, frames(), seconds_per_frame)
         else:

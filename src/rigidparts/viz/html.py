@@ -31,11 +31,12 @@ three.js interpolates between keyframes (linearly and by slerp) as it plays. Key
 recorded samples nearest ``t_0 + k / fps`` (``fps`` 30 by default; no interpolation), at most
 ``max_keyframes`` (1800) of them and at most ``POSE_BUDGET`` (12 000) poses over all bodies:
 beyond that the keyframes spread evenly over the run. A 10 s run recorded every 1 ms (10 001
-samples) becomes 301 keyframes; the file stays a few MB at most (about 0.9 MB of viewer, each
-pose about 180 bytes of JSON, the meshes). meshcat's Animations panel plays, pauses, resets,
-scrubs (``time``) and sets the speed (``timeScale``); the simulated time shows at the bottom
-left. The page opens playing (``play=True``) in a loop (``loop=True``); ``page.html#t=1.25``
-opens it paused at t = 1.25 s.
+samples) becomes 301 keyframes. The file is about 0.9 MB of viewer, each pose about 180 bytes
+of JSON, and the meshes: a few MB for the shipped examples, more for large models, which grow
+with their meshes (a 300-body chain: 6.4 MB; docs/viewer.md). meshcat's Animations panel
+plays, pauses, resets, scrubs (``time``) and sets the speed (``timeScale``); the simulated
+time shows at the bottom left. The page opens playing (``play=True``) in a loop
+(``loop=True``); ``page.html#t=1.25`` opens it paused at t = 1.25 s.
 
 The scene is also stored as JSON in ``<script type="application/json" id="rigidparts-scene">``:
 ``commands`` (meshcat's ``set_object``, ``set_transform``, ``set_property`` and
@@ -45,6 +46,7 @@ body), ``labels``, ``camera``, ``bounds``, ``bodies`` and ``animation``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -63,19 +65,25 @@ from .scene import (
     TRIAD_FRACTION,
     body_title,
     joint_marks,
+    make_scene,
     model_title,
     placed_model,
+    scene_limits,
 )
 from .threejs import ObjectBuilder, matrix
+from .trajectory import check_keyframe_fps, check_number, result_arrays, sample_indices
 
 __all__ = [
+    "ANIMATION_SUFFIXES",
     "DEFAULT_FPS",
     "DEFAULT_MAX_KEYFRAMES",
     "HTML_OPTIONS",
     "HTML_SUFFIXES",
+    "PICTURE_SUFFIXES",
     "POSE_BUDGET",
     "html_scene",
     "keyframe_indices",
+    "require_viewer",
     "view",
     "write_html",
 ]
@@ -135,15 +143,6 @@ _FLAGS = (
 # -- options ------------------------------------------------------------------------------------
 
 
-def _number(name: str, value: Any, low: float, high: float, rule: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ParameterError(name, value, rule)
-    number = float(value)
-    if not (math.isfinite(number) and low <= number <= high):
-        raise ParameterError(name, value, rule)
-    return number
-
-
 def _options(given: Mapping[str, Any]) -> dict[str, Any]:
     """The options with their defaults, checked: :class:`ParameterError` names the option."""
     unknown = sorted(set(given) - set(HTML_OPTIONS))
@@ -167,9 +166,9 @@ def _options(given: Mapping[str, Any]) -> dict[str, Any]:
     sections = options["sections"]
     if isinstance(sections, bool) or not isinstance(sections, int) or not 3 <= sections <= 4096:
         raise ParameterError("sections", sections, "must be an integer from 3 to 4096")
-    options["fps"] = _number(
-        "fps", options["fps"], 0.1, 1000.0, "must be a number from 0.1 to 1000 keyframes per second"
-    )
+    options["fps"] = check_keyframe_fps(options["fps"])
+    if options["force"] is not None and not isinstance(options["force"], bool | np.bool_):
+        raise ParameterError("force", options["force"], "must be True, False or None")
     keyframes = options["max_keyframes"]
     if (
         isinstance(keyframes, bool)
@@ -178,7 +177,7 @@ def _options(given: Mapping[str, Any]) -> dict[str, Any]:
     ):
         raise ParameterError("max_keyframes", keyframes, "must be an integer from 2 to 100000")
     if options["triad_length"] is not None:
-        options["triad_length"] = _number(
+        options["triad_length"] = check_number(
             "triad_length", options["triad_length"], 1e-300, 1e300, "must be a positive length (m)"
         )
     if options["view"] is not None:
@@ -208,57 +207,17 @@ def _iterable(value: Any) -> list[Any]:
 def keyframe_indices(
     time: np.ndarray, fps: float, max_keyframes: int, bodies: int = 1
 ) -> np.ndarray:
-    """The indices of the recorded samples that become keyframes (module docstring): the
-    samples nearest ``n`` evenly spaced instants from the first to the last sample, ``n =
-    floor(duration fps) + 1`` (so at least ``1 / fps`` apart) but at least 2 (both ends of a
-    run shorter than ``1 / fps``) and at most ``min(max_keyframes, POSE_BUDGET // bodies)``;
-    increasing, without repeats (a sparse record may give the same nearest sample twice)."""
+    """The indices of the recorded samples that become keyframes (module docstring):
+    :func:`.trajectory.sample_indices` with at least 2 instants (both ends of a run shorter
+    than ``1 / fps``) and at most ``min(max_keyframes, POSE_BUDGET // bodies)``; increasing,
+    without repeats (a sparse record may give the same nearest sample twice), the first and
+    the last sample always included."""
     time = np.asarray(time, dtype=np.float64).reshape(-1)
-    if len(time) < 2:
-        return np.arange(len(time))
-    t0, t1 = float(time[0]), float(time[-1])
     cap = min(int(max_keyframes), max(2, POSE_BUDGET // max(1, bodies)))
-    count = min(cap, max(2, math.floor((t1 - t0) * fps + 1e-9) + 1))
-    targets = np.linspace(t0, t1, count)
-    right = np.clip(np.searchsorted(time, targets), 1, len(time) - 1)
-    left = right - 1
-    nearest = np.where(targets - time[left] <= time[right] - targets, left, right)
-    nearest[0], nearest[-1] = 0, len(time) - 1
+    nearest, _ = sample_indices(time, fps, cap, minimum=2)
+    if len(nearest):
+        nearest[0], nearest[-1] = 0, len(time) - 1
     return np.unique(nearest)
-
-
-def _result_poses(
-    model: Any, result: Any
-) -> tuple[np.ndarray, dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """``(time (T,), positions name -> (T, 3), quaternions name -> (T, 4) wxyz, rotations
-    name -> (T, 3, 3))``: the
-    simulation's own arrays (``body_quaternions``; converted from ``body_rotations`` only for
-    a result without them), checked against the model."""
-    from .animate import _result_arrays
-
-    time, rotations, positions = _result_arrays(model, result)
-    others = sorted(set(result.body_positions) - set(model.bodies))
-    if others:
-        raise ParameterError(
-            "result",
-            getattr(result, "model_name", type(result).__name__),
-            f"is a run of another model: it has bodies the model has not ({', '.join(others)})",
-        )
-    given = getattr(result, "body_quaternions", None) or {}
-    quaternions = {}
-    for name in model.bodies:
-        q = given.get(name)
-        if q is None:
-            from ..transforms import matrix_to_quaternion
-
-            q = np.array([matrix_to_quaternion(r) for r in rotations[name]])
-        q = np.asarray(q, dtype=np.float64)
-        if q.shape != (len(time), 4):
-            raise ParameterError(
-                f"result.body_quaternions[{name!r}]", q.shape, f"must be ({len(time)}, 4)"
-            )
-        quaternions[name] = q
-    return time, positions, quaternions, rotations
 
 
 # -- the scene ----------------------------------------------------------------------------------
@@ -277,10 +236,16 @@ class _Scene:
     """The JSON of one viewer scene, built command by command."""
 
     def __init__(self) -> None:
-        ObjectBuilder.reset_ids()
+        # The scene's own identifiers (0, 1, 2, ...): the same scene gives the same file, and
+        # scenes built at the same time in other threads do not share the count.
+        self._ids = itertools.count()
         self.commands: list[dict[str, Any]] = []
         self.followers: dict[str, list[str]] = {}
         self.labels: list[dict[str, Any]] = []
+
+    def builder(self) -> ObjectBuilder:
+        """A builder of one three.js object tree, numbering from the scene's counter."""
+        return ObjectBuilder(self._ids)
 
     def set_object(self, path: str, builder: ObjectBuilder, root: dict[str, Any]) -> None:
         self.commands.append({"type": "set_object", "path": path, "object": builder.build(root)})
@@ -377,11 +342,17 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     else:
         placed = {subjects[0][0]: PlacedBody(subjects[0][1])}
 
+    def step(text: str) -> None:
+        if status is not None:
+            status.update(text)
+
     # Poses over time: the static pose, or the keyframes of the simulation.
     animation = None
-    samples: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    samples: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> positions, quaternions
+    poses_at: list[dict[str, PlacedBody]] = [placed]
     if result is not None:
-        time, positions, quaternions, rotations = _result_poses(model, result)
+        run = result_arrays(model, result, quaternions=True)
+        time = run.time
         keep = keyframe_indices(time, opts["fps"], opts["max_keyframes"], len(subjects))
         times = time[keep] - time[0]
         animation = {
@@ -394,56 +365,55 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
             "play": opts["play"],
             "loop": opts["loop"],
         }
-        for name in model.bodies:
-            samples[name] = (positions[name][keep], quaternions[name][keep], rotations[name][keep])
+        samples = {n: (run.positions[n][keep], run.quaternions[n][keep]) for n in model.bodies}
+        poses_at = [
+            {
+                name: PlacedBody(p.body, name, run.rotations[name][k], run.positions[name][k])
+                for name, p in placed.items()
+            }
+            for k in keep
+        ]
 
-    def step(text: str) -> None:
-        if status is not None:
-            status.update(text)
-
-    # Geometry, and the box that holds it at every keyframe.
     parts = {}
-    low, high = np.full(3, np.inf), np.full(3, -np.inf)
-    size = 0.0
     for index, (name, body, _) in enumerate(subjects, start=1):
         step(f"meshing body {index}/{len(subjects)} ({name})")
         parts[name] = _mesh_parts(body, opts["sections"], opts["edges"])
-    poses_at: list[dict[str, PlacedBody]] = [placed]
-    if samples:
-        count = len(animation["times"])  # type: ignore[index]
-        poses_at = [
-            {
-                name: PlacedBody(placed[name].body, name, samples[name][2][k], samples[name][0][k])
-                for name in placed
-            }
-            for k in range(count)
-        ]
-    tracks: dict[str, list[np.ndarray]] = {}  # frame label -> its origin at every instant
-    for poses in poses_at:
-        now_low, now_high = np.full(3, np.inf), np.full(3, -np.inf)
-        for name, p in poses.items():
-            points = p.to_world(parts[name][3])
-            now_low = np.minimum(now_low, points.min(axis=0))
-            now_high = np.maximum(now_high, points.max(axis=0))
-            for label, origin, _ in frame_triads(p, list(p.body.frames)):
-                now_low, now_high = np.minimum(now_low, origin), np.maximum(now_high, origin)
-                tracks.setdefault(label, []).append(origin)
-        size = max(size, float(np.max(now_high - now_low)))
-        low, high = np.minimum(low, now_low), np.maximum(high, now_high)
-    if not size > 0.0:
-        size = max(float(np.max(high - low)), 1e-3)
-    triad = opts["triad_length"] or TRIAD_FRACTION * size
+
+    # The box that holds everything drawn at every keyframe (bodies, triads, ellipsoids when
+    # shown), by the pictures' own rule (scene.scene_limits), each body bounded by its hull.
+    step(f"framing {len(poses_at)} keyframe{'s' if len(poses_at) != 1 else ''}")
+    hulls = {id(body): parts[name][3] for name, body, _ in subjects}
+    template = make_scene(
+        [],
+        None,
+        {
+            "sections": opts["sections"],
+            "inertia": opts["inertia"],
+            "triad_length": opts["triad_length"],
+        },
+    )
+    scenes = [template.posed(list(poses.values()), []) for poses in poses_at]
+    low, high, fraction = scene_limits(scenes, points=lambda body: hulls[id(body)])
+    triad = opts["triad_length"] or fraction
+    if not triad > 0.0:  # a body without extent: any visible length
+        triad = TRIAD_FRACTION * max(float(np.max(high - low)), 1e-3)
+
     # Frames at the same point at every instant (a joint's two frames) share one label, their
     # names on separate lines, as in the pictures.
+    step("placing the labels")
+    tracks: dict[str, list[np.ndarray]] = {}  # frame label -> its origin at every instant
+    for poses in poses_at:
+        for p in poses.values():
+            for label, origin, _ in frame_triads(p, list(p.body.frames)):
+                tracks.setdefault(label, []).append(origin)
     if model is not None:  # the world frame's label joins a frame at the world's origin
         tracks["world"] = [np.zeros(3)] * len(poses_at)
+    size = float(np.max(high - low))
     merged = merge_coincident(
         [(label, np.concatenate(origins), None) for label, origins in tracks.items()],
         tolerance=1e-6 * size,
     )
     label_text = {text.split("\n")[0]: text for text, _ in merged}
-    # The triads reach out from the frames: grow the box by their length.
-    low, high = low - triad, high + triad
 
     scene = _Scene()
     scene.set_property("/Background", "top_color", list(BACKGROUND[0]))
@@ -455,10 +425,8 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         vertices, faces, lines, _ = parts[name]
         first = poses_at[0][name]
         pose = (first.rotation, first.position)
-        builder = ObjectBuilder()
-        root = builder.mesh(
-            vertices, faces, looks.color, looks.opacity, lines if opts["edges"] else None
-        )
+        builder = scene.builder()
+        root = builder.mesh(vertices, faces, looks, looks.opacity, lines if opts["edges"] else None)
         body_path = f"/Bodies/{name}"
         scene.set_transform(body_path, *pose)
         scene.set_object(f"{body_path}/mesh", builder, root)
@@ -482,10 +450,9 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         names = list(body.frames)
         triads = frame_triads(PlacedBody(body, None if lone else name), names)
         for frame_name, (label, origin, rotation) in zip(names, triads, strict=True):
-            # a path's parts are split at "/": a named frame's name may hold one
-            path = f"{frames_path}/{frame_name.replace('/', '_')}"
+            path = f"{frames_path}/{frame_name}"  # frame names are identifiers
             scene.set_transform(path, rotation, origin)
-            builder = ObjectBuilder()
+            builder = scene.builder()
             scene.set_object(f"{path}/triad", builder, builder.triad(triad, AXIS_COLORS))
             if label in label_text:
                 scene.label(f"{path}/label", label_text[label], visible=opts["labels"])
@@ -497,14 +464,14 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         com_path = f"/Centres of mass/{name}"
         followers.append(com_path)
         scene.set_transform(com_path, *pose)
-        builder = ObjectBuilder()
+        builder = scene.builder()
         scene.set_object(
             f"{com_path}/marker", builder, builder.com_marker(0.12 * triad, body.center_of_mass)
         )
         inertia_path = f"/Inertia/{name}"
         followers.append(inertia_path)
         scene.set_transform(inertia_path, *pose)
-        builder = ObjectBuilder()
+        builder = scene.builder()
         semi = inertia_ellipsoid(body.mass, body.principal_moments)
         scene.set_object(
             f"{inertia_path}/ellipsoid",
@@ -524,7 +491,7 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
                 first = poses_at[0][joint.parent_body]
                 scene.set_transform(path, first.rotation, first.position)
                 scene.followers[f"/Bodies/{joint.parent_body}"].append(path)
-            builder = ObjectBuilder()
+            builder = scene.builder()
             scene.set_object(
                 f"{path}/axis",
                 builder,
@@ -553,7 +520,7 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     extent = float(max(high[0] - low[0], high[1] - low[1], 1e-300))
     cell = _nice(extent / 8.0)
     centre = np.round(0.5 * (low[:2] + high[:2]) / cell) * cell
-    ground = min(0.0, float(low[2] + triad))  # the lowest point drawn (without the triad reach)
+    ground = min(0.0, float(low[2]))  # the lowest point drawn
     scene.set_transform("/Grid", None, [centre[0], centre[1], ground], [cell / 0.5] * 3)
 
     # lights: meshcat's point lights sit 2 m away and fade out at 10 m; move them with the
@@ -572,7 +539,7 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         times = animation["times"]
         clips = []
         for name in model.bodies:
-            positions, quaternions, _ = samples[name]
+            positions, quaternions = samples[name]
             xyzw = quaternions[:, [1, 2, 3, 0]]  # three.js orders a quaternion x, y, z, w
             clips.append(
                 {
@@ -602,7 +569,7 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
             {
                 "type": "set_animation",
                 "animations": clips,
-                "options": {"play": True, "repetitions": 1, "loop": opts["loop"]},
+                "options": {"play": opts["play"], "repetitions": 1, "loop": opts["loop"]},
                 "path": "",
             }
         )
@@ -645,6 +612,19 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
 # -- writing ------------------------------------------------------------------------------------
 
 
+def require_viewer() -> None:
+    """ImportError naming the ``viz`` extra unless the viewer can be written (meshcat's
+    bundled viewer and trimesh are installed): the one check of :func:`write_html` and of the
+    command line before a long run (``simulate --html``)."""
+    from .html_page import meshcat_bundle
+
+    meshcat_bundle()
+    try:
+        import trimesh  # noqa: F401
+    except ImportError:
+        raise ImportError("the HTML viewer needs trimesh: pip install 'rigidparts[viz]'") from None
+
+
 def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
     """Write the viewer of ``target`` (a body or a :class:`~rigidparts.model.Model`), playing
     ``result`` (a :class:`~rigidparts.sim.SimulationResult` of that model) when given, to
@@ -673,7 +653,7 @@ def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) ->
     """
     from ..fileio import atomic_write, check_output
     from ..sim.progress import Status
-    from .html_page import meshcat_bundle, page
+    from .html_page import page
 
     target_path = Path(path)
     if target_path.suffix.lower() not in HTML_SUFFIXES:
@@ -681,18 +661,20 @@ def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) ->
             "path", str(path), "must end in .html or .htm (the format is taken from the suffix)"
         )
     opts = _options(options)
-    meshcat_bundle()  # a missing meshcat fails before any work
-    try:
-        import trimesh  # noqa: F401
-    except ImportError:
-        raise ImportError("the HTML viewer needs trimesh: pip install 'rigidparts[viz]'") from None
+    require_viewer()  # a missing extra fails before any work
     check_output(target_path, force=opts["force"])
     with Status(f"writing {target_path.name}", enabled=opts["progress"]) as status:
         scene = html_scene(target, result=result, status=status, **options)
         status.update(f"writing {target_path.name}: the page")
         text = page(scene, scene["title"], scene["heading"])
+        status.update(f"writing {target_path.name}: {len(text) / 1e6:.1f} MB to disk")
         atomic_write(target_path, text, force=opts["force"])
     return target_path
+
+
+#: The suffixes of :func:`view`'s still pictures (matplotlib writes them all) and animations.
+PICTURE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg")
+ANIMATION_SUFFIXES = (".gif", ".mp4")
 
 
 def view(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
@@ -703,18 +685,37 @@ def view(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
       simulation played back);
     - ``.png``, ``.svg``, ``.pdf``, ``.jpg``: a picture, :func:`rigidparts.viz.plot`
       (options ``size``, ``view``, ``title`` and its drawing options; ``q`` for a model);
-    - ``.gif``, ``.mp4``: an animation of ``result``, :func:`rigidparts.viz.animate.animate`.
+    - ``.gif``, ``.mp4``: an animation of ``result`` (``target`` its model),
+      :func:`rigidparts.viz.animate.animate`.
+
+    Every format takes ``force`` (True, False or None: replace a read-only file; default the
+    command line's ``--force``) and ``progress`` (True or False: a progress display on a
+    terminal; a still picture is quick and shows none).
     """
     suffix = Path(path).suffix.lower()
+    force = options.pop("force", None)
+    if force is not None and not isinstance(force, bool | np.bool_):
+        raise ParameterError("force", force, "must be True, False or None")
+    progress = options.pop("progress", True)
+    if not isinstance(progress, bool | np.bool_):
+        raise ParameterError("progress", progress, "must be True or False")
+    force = None if force is None else bool(force)
+    progress = bool(progress)
     if suffix in HTML_SUFFIXES:
-        return write_html(target, path, result=result, **options)
-    if suffix in (".gif", ".mp4"):
+        return write_html(target, path, result=result, force=force, progress=progress, **options)
+    if suffix in ANIMATION_SUFFIXES:
+        from ..model import Model
+
+        if not isinstance(target, Model):
+            raise ParameterError(
+                "target", type(target).__name__, "an animation needs a Model and a result"
+            )
         if result is None:
             raise ParameterError("result", None, f"is needed for a {suffix} animation")
         from .animate import animate
 
-        return animate(target, result, path, **options)
-    if suffix in (".png", ".svg", ".pdf", ".jpg", ".jpeg"):
+        return animate(target, result, path, force=force, progress=progress, **options)
+    if suffix in PICTURE_SUFFIXES:
         if result is not None:
             raise ParameterError(
                 "result",
@@ -722,12 +723,12 @@ def view(target: Any, path: Any, *, result: Any = None, **options: Any) -> Path:
                 f"cannot be shown in a {suffix} picture: "
                 "write .html (interactive) or .gif / .mp4 (an animation)",
             )
-        from ..fileio import atomic_path
+        from ..fileio import atomic_path, check_output
         from .figure import new_axes
         from .plotting import plot
 
+        check_output(path, force=force)  # a read-only file fails before any drawing
         size = options.pop("size", None)
-        force = options.pop("force", None)
         ax = new_axes(size, pyplot=False) if size is not None else new_axes(pyplot=False)
         plot(target, ax=ax, **options)
         with atomic_path(path, force=force) as tmp:

@@ -11,12 +11,18 @@ file self-contained and free of network addresses:
   concatenation ``"http:" + "//www.w3.org/1999/xhtml"`` (the same string at run time; a
   namespace name is an identifier, never fetched), so that the file holds no ``http://``
   text at all;
+- the default address of meshcat's ``connect()`` (a WebSocket to the server that serves
+  meshcat's own page; the file never calls it), ``ws://${location.host}``, is written
+  ``"ws:"+`//${location.host}```, the same string at run time, so that no ``ws://`` appears
+  either;
 - the licence notices (``main.min.js.LICENSE.txt``, meshcat's own ``LICENSE`` and the licence
   texts of ``main.min.js.THIRD_PARTY_LICENSES.json``) are kept in a comment with the scheme of
   their web addresses left out (``github.com/...`` for ``https://github.com/...``).
 
 No ``</script`` may appear inside an inline script: the bundle has none (checked), and the scene
-JSON escapes ``</`` as ``<\\/``.
+JSON writes every ``<``, ``>`` and ``&`` as ``\\u003c``, ``\\u003e`` and ``\\u0026`` (the same
+strings to a JSON reader), so no text of the scene (a title, a body's name) can close the
+element or open a comment.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ MESHCAT_EXTRA = "the HTML viewer needs meshcat's bundled viewer: pip install 'ri
 
 _XHTML = '"http://www.w3.org/1999/xhtml"'
 _XHTML_SPLIT = '"http:"+"//www.w3.org/1999/xhtml"'
+_SOCKET = "`ws://${location.host}`"
+_SOCKET_SPLIT = '"ws:"+`//${location.host}`'
 _SCHEME = re.compile(r"\b(?:https?|ftp)://", re.IGNORECASE)
 
 
@@ -61,7 +69,7 @@ def meshcat_bundle() -> tuple[str, str]:
     says) and its licence notices as the text of a ``/* ... */`` comment."""
     dist = _dist()
     code = (dist / "main.min.js").read_text(encoding="utf-8")
-    code = code.replace(_XHTML, _XHTML_SPLIT)
+    code = code.replace(_XHTML, _XHTML_SPLIT).replace(_SOCKET, _SOCKET_SPLIT)
     if "</script" in code.lower() or "<!--" in code:
         raise ImportError(f"{dist / 'main.min.js'}: cannot be inlined in an HTML page")
     notices = ["meshcat viewer (meshcat-dev/meshcat), bundled with three.js and others.", ""]
@@ -202,7 +210,6 @@ _SCRIPT = r"""
   }
   viewer.set_3d_pane_size();
   frameCamera();
-  if (scene.animation && !scene.animation.play) { viewer.animator.pause(); }
   viewer.gui.open();
 
   var animator = viewer.animator;
@@ -243,9 +250,10 @@ _SCRIPT = r"""
 
 
 def _escape_json(data: Any) -> str:
-    # Compact JSON; "</" could close the script element, "<!--" open a comment.
+    # Compact JSON; "</" could close the script element, "<!--" open a comment: JSON's
+    # \uXXXX escapes of <, > and & are the same characters to JSON.parse, and no markup.
     text = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _escape_html(text: str) -> str:

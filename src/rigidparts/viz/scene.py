@@ -9,19 +9,18 @@ model (:func:`placed_model`, :func:`joint_marks`); :func:`scene_limits` gives th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..appearance import BODY_PALETTE, Appearance, default_appearance, parse_color
+from ..appearance import Appearance, default_appearance, parse_color
 from ..errors import ParameterError
 from .geometry import BodyGeometry, PlacedBody, ellipsoid_surface
 
 __all__ = [
     "AXIS_COLORS",
-    "BODY_COLORS",
     "ELLIPSOID_COLOR",
     "JOINT_COLOR",
     "LABEL_SIZE",
@@ -39,9 +38,6 @@ __all__ = [
 
 #: Triad colours: x, y, z.
 AXIS_COLORS = ("#d62728", "#2ca02c", "#1f77b4")
-#: Body colours, in turn: the default palette of :mod:`rigidparts.appearance` (the same in
-#: every picture, the HTML viewer and the exports).
-BODY_COLORS = BODY_PALETTE
 #: Colour of joint axes and their labels.
 JOINT_COLOR = "#5a3e8c"
 #: Colour of the inertia ellipsoid.
@@ -200,11 +196,15 @@ def placed_model(model: Any, q: Any = None) -> list[PlacedBody]:
     ]
 
 
-def scene_limits(scenes: Iterable[Scene]) -> tuple[np.ndarray, np.ndarray, float]:
+def scene_limits(
+    scenes: Iterable[Scene], points: Callable[[Any], np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray, float]:
     """``(low (3,), high (3,), triad_length)``: a box (m) that holds every body, triad and
-    ellipsoid of all ``scenes`` (an animation passes every sampled time, so the camera stays
-    put), and the triad length, :data:`TRIAD_FRACTION` of the bodies' largest extent (at any
-    one time)."""
+    ellipsoid (when the scene shows it) of all ``scenes`` (an animation passes every sampled
+    time, so the camera stays put), and the triad length, :data:`TRIAD_FRACTION` of the
+    bodies' largest extent (at any one time). ``points(body)`` gives frame_a points (m) whose
+    box is the body's (default: the vertices of its drawn mesh; the HTML viewer passes its
+    mesh's convex hull, the same box from fewer points)."""
     scenes = list(scenes)
     low, high = np.full(3, np.inf), np.full(3, -np.inf)
     origins, ellipsoids = [], []
@@ -212,9 +212,10 @@ def scene_limits(scenes: Iterable[Scene]) -> tuple[np.ndarray, np.ndarray, float
     for scene in scenes:
         scene_low, scene_high = np.full(3, np.inf), np.full(3, -np.inf)
         for placed in scene.bodies:
-            points = placed.to_world(scene.geometry(placed.body).vertices)
-            scene_low = np.minimum(scene_low, points.min(axis=0))
-            scene_high = np.maximum(scene_high, points.max(axis=0))
+            local = scene.geometry(placed.body).vertices if points is None else points(placed.body)
+            world = placed.to_world(local)
+            scene_low = np.minimum(scene_low, world.min(axis=0))
+            scene_high = np.maximum(scene_high, world.max(axis=0))
             for frame in placed.body.frames.values():
                 axes = np.asarray(placed.rotation) @ np.asarray(frame.rotation)  # R_WF
                 origins.append((placed.to_world(frame.position), axes))
@@ -225,11 +226,13 @@ def scene_limits(scenes: Iterable[Scene]) -> tuple[np.ndarray, np.ndarray, float
     triad = TRIAD_FRACTION * size
     given = [s.triad_length for s in scenes if s.triad_length is not None]
     reach = max([triad, *given])
-    for origin, axes in origins:  # the origin and the tips of its triad's three arrows
-        points = np.vstack([origin, origin + reach * axes.T])
-        low, high = np.minimum(low, points.min(axis=0)), np.maximum(high, points.max(axis=0))
-    for points in ellipsoids:
-        low, high = np.minimum(low, points.min(axis=0)), np.maximum(high, points.max(axis=0))
+    if origins:  # the origins and the tips of their triads' three arrows
+        centres = np.array([origin for origin, _ in origins])  # (N, 3)
+        arrows = np.array([axes.T for _, axes in origins])  # (N, 3 arrows, 3)
+        tips = np.concatenate([centres, (centres[:, None, :] + reach * arrows).reshape(-1, 3)])
+        low, high = np.minimum(low, tips.min(axis=0)), np.maximum(high, tips.max(axis=0))
+    for surface in ellipsoids:
+        low, high = np.minimum(low, surface.min(axis=0)), np.maximum(high, surface.max(axis=0))
     return low, high, triad
 
 

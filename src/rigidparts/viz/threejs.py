@@ -4,13 +4,14 @@ sharp edges, frame triads, the centre-of-mass marker, the inertia ellipsoid, joi
 
 Numbers only, no three.js here. Lengths in m, in the coordinates of the node the object is set
 on; 4 x 4 matrices are written column-major (three.js ``Matrix4.fromArray``). Identifiers are
-deterministic (a counter), so the same scene gives the same file.
+deterministic (a counter each scene owns and passes to its builders), so the same scene gives
+the same file.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,11 +33,11 @@ MESH_DIGITS = 7
 
 
 def color_int(color: Any) -> int:
-    """``0xRRGGBB`` from ``"#rrggbb"`` or (r, g, b) in [0, 1]."""
-    if isinstance(color, str):
-        return int(color.lstrip("#"), 16)
-    r, g, b = (min(255, max(0, round(float(c) * 255))) for c in color)
-    return (r << 16) | (g << 8) | b
+    """``0xRRGGBB`` of any colour :func:`rigidparts.appearance.parse_color` takes (a name,
+    ``"#rrggbb"``, ``"#rgb"``, (r, g, b) in [0, 1]): :attr:`Appearance.rgb_int`."""
+    from ..appearance import Appearance
+
+    return (color if isinstance(color, Appearance) else Appearance(color=color)).rgb_int
 
 
 def rounded(values: Any, digits: int = MESH_DIGITS) -> list[float]:
@@ -73,22 +74,16 @@ def _rotation_y_to(direction: Any) -> np.ndarray:
 
 class ObjectBuilder:
     """Collects the geometries and materials of one three.js object tree (one ``set_object``)
-    and writes its JSON."""
+    and writes its JSON. ``ids`` numbers its objects: the scene's own counter, shared by the
+    builders of one scene (identifiers are unique within the scene), never by two scenes."""
 
-    _counter = itertools.count()
-
-    def __init__(self) -> None:
+    def __init__(self, ids: Iterator[int] | None = None) -> None:
         self.geometries: list[dict[str, Any]] = []
         self.materials: list[dict[str, Any]] = []
+        self._ids = itertools.count() if ids is None else ids
 
-    @classmethod
-    def uuid(cls, kind: str) -> str:
-        return f"{kind[0]}{next(cls._counter)}"  # short: a model has thousands
-
-    @classmethod
-    def reset_ids(cls) -> None:
-        """Start the identifiers again (one scene at a time: the same scene, the same file)."""
-        cls._counter = itertools.count()
+    def uuid(self, kind: str) -> str:
+        return f"{kind[0]}{next(self._ids)}"  # short: a model has thousands
 
     def geometry(self, data: dict[str, Any]) -> str:
         uuid = self.uuid("geometry")
