@@ -14,17 +14,23 @@ them as 0 or within that floor; the unit tests check it).
 
 Speed. ``body.sensitivities()`` of a hollow cone (best of rounds), and
 ``rp.batch.sensitivities`` of N hollow cones beside ``rp.batch.cone`` of the same rows.
+
+Writes ``benchmarks/results/sensitivity.md`` (the table ``docs/sensitivities.md`` quotes).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
 import time
+from pathlib import Path
 
 import common  # noqa: F401  (puts tests/ on sys.path)
 import mpmath
 import numpy as np
+from common import machine
 
 import rigidparts as rp
 from rigidparts.bodies import body_class
@@ -63,8 +69,13 @@ def worst_error(body: object) -> float:
     return worst
 
 
-def accuracy(bodies: int) -> None:
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def accuracy(bodies: int) -> dict[str, tuple[float, float, int]]:
+    """shape -> (worst over random bodies, worst over the hard cases, number of hard cases)."""
     print(f"worst relative error per row (random: {bodies} bodies per shape)")
+    out = {}
     for name in TIER1:
         cls = body_class(name)
         rng_worst = max(
@@ -74,9 +85,11 @@ def accuracy(bodies: int) -> None:
         cases = FIXED.get(name, [])
         hard = max((worst_error(cls(**kwargs)) for kwargs in cases), default=math.nan)
         print(f"  {name:10s} random {rng_worst:.2e}   hard cases ({len(cases)}) {hard:.2e}")
+        out[name] = (rng_worst, hard, len(cases))
+    return out
 
 
-def speed(rows: int) -> None:
+def speed(rows: int) -> dict[str, float]:
     body = rp.Cone(
         length=0.5, radius_a=0.05, radius_b=0.03, inner_radius_a=0.04, inner_radius_b=0.02,
         axis=(1, 2, 3),
@@ -107,6 +120,45 @@ def speed(rows: int) -> None:
         f"batch ({rows} hollow cones): {rows / min(times):,.0f} rows/s "
         f"(the mass properties alone: {rows / min(plain):,.0f} rows/s)"
     )
+    return {
+        "body_ms": best * 1e3,
+        "rows": rows,
+        "batch_rows_per_s": rows / min(times),
+        "plain_rows_per_s": rows / min(plain),
+    }
+
+
+def write(
+    bodies: int, errors: dict[str, tuple[float, float, int]], rates: dict[str, float]
+) -> None:
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    m = machine()
+    lines = [
+        "# Sensitivities: accuracy and speed",
+        "",
+        f"`python benchmarks/sensitivity.py --bodies {bodies} --rows {rates['rows']}` "
+        f"(measured {when}; {m.get('cpu', '?')}, {m.get('logical_cpus', '?')} CPUs, Python "
+        f"{sys.version.split()[0]}, numpy {np.__version__}; 1-minute load average "
+        f"{os.getloadavg()[0]:.1f}).",
+        "",
+        "Worst error of any row (one output with respect to one parameter) relative to that "
+        "row's norm, against 60-digit complex-step derivatives of the closed forms (principal "
+        "moments: one-sided 60-digit differences of the sorted moments):",
+        "",
+        f"| shape | {bodies} random bodies | hard cases |",
+        "|---|---|---|",
+        *(
+            f"| {name} | {worst:.1e} | {hard:.1e} ({count}) |"
+            for name, (worst, hard, count) in errors.items()
+        ),
+        "",
+        f"Speed: one body (hollow cone, 6 parameters) {rates['body_ms']:.2f} ms; a batch of "
+        f"{rates['rows']} hollow cones {rates['batch_rows_per_s']:,.0f} rows/s, against "
+        f"{rates['plain_rows_per_s']:,.0f} rows/s for the mass properties alone.",
+        "",
+    ]
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "sensitivity.md").write_text("\n".join(lines))
 
 
 def main() -> None:
@@ -114,8 +166,9 @@ def main() -> None:
     parser.add_argument("--bodies", type=int, default=100, help="random bodies per shape")
     parser.add_argument("--rows", type=int, default=200_000, help="rows of the batch")
     args = parser.parse_args()
-    accuracy(args.bodies)
-    speed(args.rows)
+    errors = accuracy(args.bodies)
+    rates = speed(args.rows)
+    write(args.bodies, errors, rates)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ import numpy as np
 from common import machine
 
 import rigidparts as rp
-from rigidparts.tolerancing import BLOCK
-from rigidparts.tolerancing.study import Plan, _draw
+from rigidparts.tolerancing import BLOCK, split_parameters
+from rigidparts.tolerancing.study import Plan, draw_blocks
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SHAPE = "cone"
@@ -53,10 +53,9 @@ CASE = {
 def _plan(n: int, seed: int = 0) -> Plan:
     """The plan of a study of ``n`` samples of the case (no histogram edges yet)."""
     from rigidparts.shapes import SHAPES
-    from rigidparts.tolerancing import _split
 
     spec = SHAPES[SHAPE]
-    _, tolerances = _split(spec, CASE)
+    _, tolerances = split_parameters(SHAPE, CASE)
     order = [*spec.parameter_names, "density"]
     return Plan(
         shape=SHAPE,
@@ -73,7 +72,7 @@ def _rows(n: int, seed: int) -> dict[str, np.ndarray]:
     """The rows a study of ``n`` samples draws (the same streams, via the study's own
     drawing function)."""
     plan = _plan(n, seed)
-    return _draw(plan, 0, plan.blocks)
+    return draw_blocks(plan, 0, plan.blocks)
 
 
 def rates(n: int, rounds: int) -> dict[str, object]:
@@ -125,28 +124,42 @@ def stages(rounds: int) -> dict[str, float]:
     pilot = study.evaluate_chunk(plan, 0, 1)
     plan = replace(plan, edges=study.histogram_edges(pilot.stats[0], np.zeros(8)))
     n = blocks * BLOCK
-    result = study._batch(plan, rows, n)
+    result = study.batch_rows(plan, rows)
     buffer = np.empty((len(study.OUTPUTS), BLOCK))
     histogram = np.zeros((len(study.OUTPUTS), plan.bins + 2), np.int64)
 
     def columns() -> None:
         for k in range(blocks):
-            study._columns(result, k * BLOCK, BLOCK, buffer)
+            study.gather_columns(result, k * BLOCK, BLOCK, buffer)
 
     def statistics() -> None:
         for _ in range(blocks):
-            study._block_stats(buffer)
+            study.block_stats(buffer)
 
     def histograms() -> None:
         for _ in range(blocks):
-            study._add_histogram(buffer, study._block_stats(buffer), plan, histogram)
+            study.add_histogram(buffer, study.block_stats(buffer), plan, histogram)
+
+    reduce_blocks = study.compiled_reduction("auto")
+
+    def compiled() -> None:
+        if reduce_blocks is None:
+            return
+        edges = np.asarray(plan.edges)
+        reduce_blocks(
+            result.mass, result.center_of_mass, result.canonical_moments, result.volume,
+            np.asarray(result.error_codes), BLOCK, np.ascontiguousarray(edges[:, 0]),
+            plan.bins / (edges[:, 1] - edges[:, 0]), plan.bins, histogram, True,
+            np.empty(blocks, np.int64), np.empty((blocks, len(study.OUTPUTS), 4)),
+        )  # fmt: skip
 
     work = {
-        "draw": lambda: study._draw(plan, 0, blocks),
-        "kernel": lambda: study._batch(plan, rows, n),
+        "draw": lambda: study.draw_blocks(plan, 0, blocks),
+        "kernel": lambda: study.batch_rows(plan, rows),
         "gather_and_sort": columns,
         "block_statistics": statistics,
         "histograms_incl_statistics": histograms,
+        "compiled_one_pass_gather_statistics_histograms": compiled,
         "whole_chunk": lambda: study.evaluate_chunk(plan, 0, blocks),
     }
     out = {}

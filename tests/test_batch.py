@@ -596,7 +596,12 @@ def test_every_tier1_shape_has_a_function_with_its_specs_signature(engine: str) 
         function = getattr(batch, name)
         assert name in batch.__all__ and function.__name__ == name
         parameters = inspect.signature(function).parameters
-        expected = {**spec.signature_defaults(), "on_invalid": "raise", "engine": "auto"}
+        expected = {
+            **spec.signature_defaults(),
+            "on_invalid": "raise",
+            "engine": "auto",
+            "threads": True,
+        }
         assert list(parameters) == list(expected), name
         for keyword, default in expected.items():
             assert parameters[keyword].kind is inspect.Parameter.KEYWORD_ONLY, keyword

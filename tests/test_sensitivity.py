@@ -637,3 +637,22 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["sensitivities"]["inertia"] == body.sensitivities().inertia.tolist()
     assert main(["cylinder", "--json"]) == 0
     assert "sensitivities" not in json.loads(capsys.readouterr().out)
+
+
+def test_derivative_units_agree_with_pint():
+    """Every unit derivative_unit writes is pint's quotient of the output's unit by the
+    parameter's (the same quantity, factor 1), and parses back in pint."""
+    from rigidparts.sensitivity import OUTPUTS
+    from rigidparts.units import registry
+
+    ureg = registry()
+    outputs = {"mass": "kg", "volume": "m^3", "center_of_mass": "m", "inertia": "kg m^2",
+               "principal_moments": "kg m^2"}  # fmt: skip
+    assert set(outputs) == set(OUTPUTS)
+    for output, unit in outputs.items():
+        for parameter in ("m", "rad", "kg/m^3", "kg"):
+            text = derivative_unit(output, parameter)
+            expected = ureg.Quantity(1, unit) / ureg.Quantity(1, parameter)
+            got = ureg.Quantity(1, "dimensionless" if text == "1" else text)
+            ratio = (expected / got).to_base_units()
+            assert ratio.dimensionless and ratio.magnitude == pytest.approx(1, rel=1e-15), text

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -353,6 +354,7 @@ def test_threaded_and_distributed_bit_identical():
         remote = rp.tolerance("cone", samples=n, seed=9, scheduler=cluster.scheduler_address,
                               chunk_size=2 * BLOCK, **CASE)  # fmt: skip
         with distributed.Client(cluster) as client:
+            client.wait_for_workers(2)
             assert len(client.nthreads()) == 2
             with_client = rp.tolerance("cone", samples=n, seed=9, client=client, **CASE)
             # Invalid samples in every chunk: the error names the study's first one, as the
@@ -504,3 +506,348 @@ def test_cli_errors(argv, words, capsys):
     assert main(["tolerance", "cone", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+# -- review fixes -----------------------------------------------------------------------------
+
+
+def test_bad_scheduler_scheme_is_refused_before_any_client(capfd):
+    """A scheme dask does not know is a one-line error at once: no client is built, so none
+    is left to a destructor (which used to wait and print "Exception ignored ...")."""
+    pytest.importorskip("distributed")
+    import gc
+
+    assert main(["tolerance", "cylinder", "--radius", "0.1 m +- 1 mm", "--samples", "10",
+                 "--scheduler", "foo://bar"]) == 2  # fmt: skip
+    gc.collect()
+    err = capfd.readouterr().err
+    assert err.startswith("error: scheduler='foo://bar': is not a dask scheduler address")
+    assert "unknown address scheme" in err and err.count("\n") == 1
+    for address in ("tcp://", "foo"):
+        with pytest.raises(ParameterError) as info:
+            rp.tolerance("cylinder", radius="0.1 m +- 1 mm", samples=10, scheduler=address)
+        assert info.value.parameter == "scheduler"
+
+
+def _no_valid_sample():
+    # radius 0.1 m, inner radius uniform in [0.099999, 0.109999]: valid with probability 1e-4
+    study = rp.tolerance("cylinder", radius=0.1, inner_radius="99.999 mm +10 mm -0 mm",
+                         samples=50, seed=0)  # fmt: skip
+    assert study.valid == 0 and study.invalid == 50
+    return study
+
+
+def test_no_valid_sample_plot_and_json(tmp_path, capsys):
+    study = _no_valid_sample()
+    with pytest.raises(ParameterError, match=r"no valid sample to plot \(50 invalid\)"):
+        study.plot(tmp_path / "spread.png")
+    data = json.loads(json.dumps(study.to_dict(), allow_nan=False))
+    assert data["outputs"]["mass"]["mean"] is None and data["outputs"]["mass"]["std"] is None
+    assert data["outputs"]["mass"]["nominal"] == study.nominal[0]
+    # One sample: no standard deviation (n - 1 = 0), the rest is there.
+    assert main(["tolerance", "cylinder", "--radius", "0.1 m +- 1 mm", "--samples", "1",
+                 "--json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert out["outputs"]["mass"]["std"] is None and out["outputs"]["mass"]["mean"] > 0
+    picture = tmp_path / "none.png"
+    assert main(["tolerance", "cylinder", "--radius", "0.1", "--inner-radius",
+                 "99.999 mm +10 mm -0 mm", "--samples", "50", "-o", str(picture)]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert "no valid sample to plot" in err and err.count("\n") == 1 and not picture.exists()
+
+
+def test_normal_sigma_must_agree_with_its_band():
+    """The band of a normal tolerance is 3 sigma: a sigma wider than its band used to slip
+    past the wider-than-the-value check."""
+    with pytest.raises(ParameterError) as info:
+        Tolerance(0.1, 1e-3, 1e-3, "normal", sigma=0.05)
+    assert info.value.parameter == "sigma" and "third of the band" in str(info.value)
+    assert Tolerance(0.1, 3e-3, 3e-3, "normal", sigma=1e-3).sigma == 1e-3
+    with pytest.raises(ParameterError, match="3 sigma is wider than the value"):
+        rp.tolerance("cylinder", radius=Tolerance.normal(0.1, 0.05), samples=10)
+
+
+def test_tolerance_accepts_any_real_number():
+    from decimal import Decimal
+
+    for value in (np.float32(0.25), Fraction(1, 4), Decimal("0.25"), np.int64(1)):
+        t = Tolerance(value, value / 10, value / 10)
+        assert type(t.nominal) is float and t.nominal == float(value)
+    assert Tolerance.normal(Decimal("0.4"), Decimal("0.001")).sigma == 0.001
+    for bad in ("0.4", True, None, 1j):
+        with pytest.raises(ParameterError, match="must be a number"):
+            Tolerance(bad, 0.1, 0.1)
+
+
+def test_memory_does_not_grow_with_the_sample_count():
+    """No state proportional to N: the chunk ranges are generated, and the accumulator of
+    2^53 samples (2^37 blocks) is as small as that of one block. Blocks merged out of order
+    fold exactly as combine_blocks folds them in order, and none is kept once its
+    predecessors are in."""
+    from rigidparts.tolerancing.run import Accumulator, chunk_ranges
+    from rigidparts.tolerancing.study import ChunkStats, Plan, combine_blocks
+
+    plan = Plan("cylinder", {}, (), samples=2**53, seed=0, on_invalid="skip", engine="auto")
+    ranges = chunk_ranges(plan, 1)
+    assert next(ranges) == (0, 1) and next(ranges) == (1, 1)
+    acc = Accumulator.empty(plan)
+    assert all(a.nbytes < 10**6 for a in vars(acc).values() if isinstance(a, np.ndarray))
+
+    rng = np.random.default_rng(1)
+    blocks = 12
+    plan = Plan("cylinder", {}, (), samples=blocks * BLOCK - 5, seed=0, on_invalid="skip",
+                engine="auto")  # fmt: skip
+    counts = rng.integers(0, BLOCK, blocks)
+    counts[3] = 0
+    stats = rng.standard_normal((blocks, len(OUTPUTS), 4))
+    chunks = [ChunkStats(b, counts[b : b + 3], stats[b : b + 3], None, None)
+              for b in range(0, blocks, 3)]  # fmt: skip
+    acc = Accumulator.empty(plan)
+    for chunk in (chunks[2], chunks[0], chunks[3], chunks[1]):
+        acc.add(chunk, plan)
+    assert not acc.early and acc.next_block == blocks
+    n, combined = acc.result(plan)
+    expected_n, expected = combine_blocks(counts, stats)
+    assert n == expected_n and np.array_equal(combined, expected)
+    assert acc.done == plan.samples
+
+
+def test_local_workers_follow_dask(monkeypatch):
+    """The local scheduler's worker count is dask's: its num_workers setting, else
+    dask.system.CPU_COUNT (not os.cpu_count())."""
+    import dask
+    import dask.system
+
+    seen: list[int] = []
+    compute = dask.compute
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("num_workers"))
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(dask, "compute", spy)
+    monkeypatch.setattr(dask.system, "CPU_COUNT", 3)
+    rp.tolerance("cylinder", radius="0.1 m +- 1 mm", samples=3 * BLOCK, chunk_size=BLOCK)
+    assert seen and set(seen) == {3}
+    seen.clear()
+    with dask.config.set(num_workers=1):
+        rp.tolerance("cylinder", radius="0.1 m +- 1 mm", samples=3 * BLOCK, chunk_size=BLOCK)
+    assert seen and set(seen) == {1}
+
+
+def test_unregistered_shape_spec_is_refused():
+    from dataclasses import replace
+
+    from rigidparts.shapes import SHAPES
+
+    spec = SHAPES["cylinder"]
+    copy = replace(spec)
+    with pytest.raises(ParameterError, match="not in the shape registry"):
+        rp.tolerance(copy, radius="0.1 m +- 1 mm", samples=10)
+    with pytest.raises(ParameterError, match="not in the shape registry"):
+        rp.batch.sensitivities(copy, length=[1.0, 2.0])
+    assert rp.tolerance(spec, radius="0.1 m +- 1 mm", samples=10).valid == 10
+    by_spec = rp.batch.sensitivities(spec, length=[1.0, 2.0])
+    assert np.array_equal(
+        by_spec.inertia, rp.batch.sensitivities("cylinder", length=[1.0, 2.0]).inertia
+    )
+
+
+def test_histogram_range_survives_a_collapsed_pilot():
+    """A pilot block with one valid sample (or a constant output) has a zero range: the
+    edges still span the first-order mean +- 8 first-order sigma."""
+    from rigidparts.tolerancing.study import SPREAD, histogram_edges
+
+    stats = np.array([[5.0, 0.0, 5.0, 5.0], [np.nan] * 4, [2.0, 0.0, 2.0, 2.0]])
+    nominal = np.array([5.0, 1.0, 2.0])
+    edges = histogram_edges(stats, nominal, np.array([5.1, 1.0, 2.0]), np.array([0.1, 0.2, 0.0]))
+    assert edges[0, 0] <= 5.1 - SPREAD * 0.1 and edges[0, 1] >= 5.1 + SPREAD * 0.1
+    assert edges[1, 0] <= 1.0 - SPREAD * 0.2 and edges[1, 1] >= 1.0 + SPREAD * 0.2
+    assert edges[2, 0] < 2.0 < edges[2, 1] and edges[2, 1] - edges[2, 0] < 1e-8  # constant
+    # and the pilot's own range still counts where it is wider
+    wide = histogram_edges(np.array([[0.0, 0.0, 4.0, 6.0]]), np.array([5.0]),
+                           np.array([5.0]), np.array([0.01]))  # fmt: skip
+    assert wide[0, 0] <= 4.0 and wide[0, 1] >= 6.0
+
+
+def test_plot_groups_keep_every_bin():
+    from rigidparts.tolerancing.result import _grouped
+
+    counts = np.arange(1, 162)
+    for group in (1, 2, 3, 80):
+        grouped = _grouped(counts, group)
+        assert grouped.sum() == counts.sum() and grouped.shape[0] == -(-161 // group)
+
+
+def test_mass_toleranced_study_against_sympy():
+    """A cylinder toleranced on its radius and its mass (the batch's by-mass path): the
+    mass is the drawn one, and the axial moment m R^2 / 2 has E and Var from sympy."""
+    n = 200_000
+    m, R = sp.symbols("m R")
+    masses, radii = (
+        (sp.Rational(45, 10), sp.Rational(55, 10)),
+        (sp.Rational(9, 100), sp.Rational(11, 100)),
+    )
+    axial = m * R**2 / 2
+    mean, var, _ = _uniform_moments(axial, {m: masses, R: radii})
+    study = rp.tolerance("cylinder", length=2.0, radius="0.1 m +- 10 mm", mass="5 kg +- 0.5 kg",
+                         samples=n, seed=13)  # fmt: skip
+    assert study.valid == n
+    assert abs(study.mean[4] - float(mean)) < 5 * math.sqrt(float(var) / n)
+    m_var = float(sp.Rational(1, 12))  # (1 kg)^2 / 12
+    assert abs(study.mean[0] - 5.0) < 5 * math.sqrt(m_var / n)
+    assert study.first_order_std[0] == pytest.approx(math.sqrt(m_var), rel=1e-14)
+    assert study.min[0] >= 4.5 and study.max[0] <= 5.5
+    # First order of the axial moment: gradient of m R^2 / 2 at (5, 0.1) by sympy.
+    point = {m: 5, R: sp.Rational(1, 10)}
+    linear = sum(sp.diff(axial, s).subs(point) ** 2 * (hi - lo) ** 2 / 12
+                 for s, (lo, hi) in ((m, masses), (R, radii)))  # fmt: skip
+    assert study.first_order_std[4] == pytest.approx(float(sp.sqrt(linear)), rel=1e-12)
+
+
+def test_asymmetric_band_first_order_mean():
+    """mean_1 = f(p0) + f'(p0) (E[p] - p0): for length 1 m +0.2 mm -0.1 mm, E[L] - L0 =
+    0.05 mm; mass = rho pi R^2 L (sympy's derivative)."""
+    L, R, rho = sp.symbols("L R rho")
+    mass = rho * sp.pi * R**2 * L
+    point = {L: 1, R: sp.Rational(1, 10), rho: 7860}
+    shift = sp.Rational(5, 100000)
+    expected = mass.subs(point) + sp.diff(mass, L).subs(point) * shift
+    study = rp.tolerance("cylinder", length="1 m +0.2 mm -0.1 mm", radius=0.1, density=7860,
+                         samples=1000)  # fmt: skip
+    assert study.first_order_mean[0] == pytest.approx(float(expected), rel=1e-14)
+    assert study.first_order_mean[0] != study.nominal[0]
+
+
+class _Recorder:
+    """A stand-in for the progress bar: records what it is told."""
+
+    made: ClassVar[list[_Recorder]] = []
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.closed = total, 0, False
+        _Recorder.made.append(self)
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_progress_bar_reaches_the_total(monkeypatch):
+    import rigidparts.tolerancing as tolerancing
+
+    pytest.importorskip("tqdm")
+    n = 3 * BLOCK + 7
+    rp.tolerance("cylinder", radius="0.1 m +- 1 mm", samples=n, chunk_size=BLOCK, progress=True)
+    _Recorder.made.clear()
+    monkeypatch.setattr(tolerancing, "_Bar", _Recorder)
+    rp.tolerance("cylinder", radius="0.1 m +- 1 mm", samples=n, chunk_size=BLOCK, progress=True)
+    (bar,) = _Recorder.made
+    assert (bar.total, bar.done, bar.closed) == (n, n, True)
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_cli_progress_only_on_a_terminal(monkeypatch, capsys, terminal):
+    import sys
+
+    import rigidparts.tolerancing as tolerancing
+
+    pytest.importorskip("tqdm")
+    _Recorder.made.clear()
+    monkeypatch.setattr(tolerancing, "_Bar", _Recorder)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    assert main(["tolerance", "cylinder", "--radius", "0.1 m +- 1 mm", "--samples", "70000",
+                 "--chunk-size", "65536"]) == 0  # fmt: skip
+    if terminal:
+        (bar,) = _Recorder.made
+        assert (bar.total, bar.done, bar.closed) == (70_000, 70_000, True)
+    else:
+        assert not _Recorder.made
+
+
+def test_batch_threads_option_and_row_error():
+    """The public entry points a study uses: ``threads=False`` gives the same bits; the
+    error of one row is the one on_invalid="raise" raises."""
+    length = np.linspace(0.5, 1.5, 50_000)
+    inner = np.where(np.arange(50_000) == 777, 0.2, 0.05)
+    a = rp.batch.cylinder(length=length, radius=0.1, inner_radius=inner, on_invalid="mask")
+    b = rp.batch.cylinder(length=length, radius=0.1, inner_radius=inner, on_invalid="mask",
+                          threads=False)  # fmt: skip
+    assert np.array_equal(a.inertia, b.inertia, equal_nan=True)
+    with pytest.raises(ParameterError) as info:
+        rp.batch.cylinder(length=length, radius=0.1, inner_radius=inner)
+    error = a.error(777)
+    assert (error.parameter, error.index, str(error)) == (
+        info.value.parameter, info.value.index, str(info.value))  # fmt: skip
+    assert a.error(776) is None and a.error(777, index=9).index == 9
+    with pytest.raises(ParameterError, match="threads"):
+        rp.batch.cylinder(length=1.0, threads="no")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 3 * 300 + 7),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0.0, 0.3, 1.0]),
+    st.booleans(),
+)
+def test_compiled_reduction_matches_numpy_bit_for_bit(n, seed, invalid_share, histogram):
+    """The one-pass compiled reduction (numba) against the numpy path (gather, two-pass
+    statistics, histogram) on random rows: short blocks, invalid rows, constant outputs,
+    signed zeros, sums of every length on both sides of numpy's pairwise thresholds."""
+    pytest.importorskip("numba")
+    from types import SimpleNamespace
+
+    from rigidparts.tolerancing._numba import reduce_blocks
+    from rigidparts.tolerancing.study import Plan, add_histogram, block_stats, gather_columns
+
+    rng = np.random.default_rng(seed)
+    block = 300
+    scale = 10.0 ** rng.integers(-6, 6, 8)
+    values = rng.standard_normal((n, 8)) * scale + rng.standard_normal(8) * scale * 3
+    values[:, 2] = 0.0  # a constant output
+    values[:, 3] = np.where(rng.random(n) < 0.5, 0.0, -0.0)  # signed zeros
+    codes = np.where(rng.random(n) < invalid_share, 3, 0).astype(np.uint8)
+    result = SimpleNamespace(
+        mass=values[:, 0].copy(),
+        center_of_mass=np.ascontiguousarray(values[:, 1:4]),
+        canonical_moments=np.ascontiguousarray(np.abs(values[:, 4:7])),
+        volume=values[:, 7].copy(),
+    )
+    blocks = -(-n // block)
+    low = values.min(axis=0) - 0.1 * np.abs(values.min(axis=0))
+    high = low + 0.8 * (values.max(axis=0) - low)  # some values overflow
+    edges = np.stack([low, np.where(high > low, high, low + 1.0)], axis=1)
+    plan = Plan("cylinder", {}, (), n, 0, "skip", "numba", edges=edges, bins=64, block=block)
+    hist_ref = np.zeros((8, 66), np.int64)
+    counts_ref, stats_ref = np.empty(blocks, np.int64), np.empty((blocks, 8, 4))
+    for k in range(blocks):
+        lo, m = k * block, min(block, n - k * block)
+        columns = gather_columns(result, lo, m, np.empty((8, m)))
+        columns = np.ascontiguousarray(columns[:, codes[lo : lo + m] == 0])
+        counts_ref[k] = columns.shape[1]
+        stats_ref[k] = block_stats(columns)
+        if histogram and columns.shape[1]:
+            add_histogram(columns, stats_ref[k], plan, hist_ref)
+    hist, counts, stats = (
+        np.zeros((8, 66), np.int64),
+        np.empty(blocks, np.int64),
+        np.empty_like(stats_ref),
+    )
+    reduce_blocks(result.mass, result.center_of_mass, result.canonical_moments, result.volume,
+                  codes, block, np.ascontiguousarray(edges[:, 0]),
+                  64 / (edges[:, 1] - edges[:, 0]), 64, hist, histogram, counts, stats)  # fmt: skip
+    assert np.array_equal(counts, counts_ref)
+    assert np.array_equal(stats, stats_ref, equal_nan=True)
+    assert np.array_equal(np.signbit(stats), np.signbit(stats_ref))
+    assert np.array_equal(hist, hist_ref)
+
+
+def test_study_is_the_same_with_and_without_the_compiled_reduction():
+    pytest.importorskip("numba")
+    n = 2 * BLOCK + 999
+    with_numba = rp.tolerance("cone", samples=n, seed=2, engine="numba", **CASE)
+    plain = rp.tolerance("cone", samples=n, seed=2, engine="numpy", **CASE)
+    _same(with_numba, plain)

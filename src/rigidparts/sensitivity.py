@@ -481,6 +481,10 @@ def _sorted_derivatives(moments: np.ndarray, derivatives: np.ndarray) -> np.ndar
 def derivative_unit(output: str, parameter_unit: str) -> str:
     """The SI unit of ``d output / d parameter`` as text: ``derivative_unit("mass", "m")`` is
     ``"kg/m"``, ``("inertia", "kg/m^3")`` is ``"m^5"``, a ratio of like units ``"1"``."""
+    # Exponent arithmetic over kg, m and rad rather than pint: pint's registry takes a few
+    # hundred ms to load, which body.sensitivities() (the core) should not pay, and its
+    # formatted units ("kilogram / meter", "kg / m") are not the short forms this project
+    # prints. tests/test_sensitivity.py checks every unit here against pint's own division.
     exponents = dict(OUTPUTS[output])
     for unit, power in _PARAMETER_UNITS[parameter_unit].items():
         exponents[unit] = exponents.get(unit, 0) - power
@@ -500,7 +504,9 @@ def derivative_unit(output: str, parameter_unit: str) -> str:
 # -- the table ------------------------------------------------------------------------------------
 
 
-def _readonly(array: Any) -> np.ndarray:
+def _frozen_copy(array: Any) -> np.ndarray:
+    # A float64 copy made read-only (the table owns it). The batch's arrays are frozen in
+    # place by rigidparts.batch.result.readonly; this core module cannot import the batch.
     out = np.array(array, dtype=np.float64)
     out.setflags(write=False)
     return out
@@ -519,8 +525,52 @@ class SensitivityRow(NamedTuple):
     principal_moments: np.ndarray  # (3,)
 
 
+def parameter_index(parameters: tuple[str, ...], parameter: str) -> int:
+    """The position of ``parameter`` in ``parameters``; ParameterError listing them otherwise
+    (one rule for a body's table and a batch's)."""
+    try:
+        return parameters.index(parameter)
+    except ValueError:
+        raise ParameterError(
+            "parameter", parameter, f"must be one of {', '.join(parameters)}"
+        ) from None
+
+
+class DerivativeTable:
+    """What a body's table and a batch's share: the parameter lookup, the units and the
+    JSON form (``parameters``, ``units``, ``values`` and the outputs must be attributes)."""
+
+    shape: str
+    parameters: tuple[str, ...]
+    units: tuple[str, ...]
+    values: np.ndarray
+
+    def index(self, parameter: str) -> int:
+        """The position of ``parameter``; ParameterError listing the parameters otherwise."""
+        return parameter_index(self.parameters, parameter)
+
+    def unit(self, output: str, parameter: str) -> str:
+        """The SI unit of ``d output / d parameter`` (``"kg/m"``)."""
+        return derivative_unit(output, self.units[self.index(parameter)])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values: ``parameters``, ``units``, ``values``, each output's rows
+        as nested lists (a batch: body first), and ``derivative_units`` (output -> one unit
+        per parameter)."""
+        return {
+            "shape": self.shape,
+            "parameters": list(self.parameters),
+            "units": list(self.units),
+            "values": self.values.tolist(),
+            **{name: getattr(self, name).tolist() for name in OUTPUTS},
+            "derivative_units": {
+                name: [derivative_unit(name, unit) for unit in self.units] for name in OUTPUTS
+            },
+        }
+
+
 @dataclass(frozen=True, eq=False)
-class Sensitivities:
+class Sensitivities(DerivativeTable):
     """Exact partial derivatives of one body's mass properties (module docstring).
 
     Attributes (read-only numpy arrays; row ``i`` is the derivative with respect to
@@ -550,19 +600,10 @@ class Sensitivities:
 
     def __post_init__(self) -> None:
         for name in ("values", "mass", "volume", "center_of_mass", "inertia", "principal_moments"):
-            object.__setattr__(self, name, _readonly(getattr(self, name)))
+            object.__setattr__(self, name, _frozen_copy(getattr(self, name)))
 
     def __len__(self) -> int:
         return len(self.parameters)
-
-    def index(self, parameter: str) -> int:
-        """The row of ``parameter``; ParameterError listing the parameters otherwise."""
-        try:
-            return self.parameters.index(parameter)
-        except ValueError:
-            raise ParameterError(
-                "parameter", parameter, f"must be one of {', '.join(self.parameters)}"
-            ) from None
 
     def __getitem__(self, parameter: str) -> SensitivityRow:
         """Every output's derivative with respect to ``parameter`` (a name)."""
@@ -579,24 +620,6 @@ class Sensitivities:
             self.inertia[i],
             self.principal_moments[i],
         )
-
-    def unit(self, output: str, parameter: str) -> str:
-        """The SI unit of ``d output / d parameter`` (``"kg/m"``)."""
-        return derivative_unit(output, self.units[self.index(parameter)])
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values: ``parameters``, ``units``, ``values``, each output's rows
-        as nested lists, and ``derivative_units`` (output -> one unit per parameter)."""
-        return {
-            "shape": self.shape,
-            "parameters": list(self.parameters),
-            "units": list(self.units),
-            "values": self.values.tolist(),
-            **{name: getattr(self, name).tolist() for name in OUTPUTS},
-            "derivative_units": {
-                name: [derivative_unit(name, unit) for unit in self.units] for name in OUTPUTS
-            },
-        }
 
     def __str__(self) -> str:
         lines = [

@@ -10,8 +10,8 @@
 One function per shape of the registry (:data:`rigidparts.shapes.SHAPES`) that has closed
 forms (tier 1), named after it and built from its specification here, at import: its
 keywords and defaults are those of the shape's public class (``rp.batch.box`` those of
-:class:`rigidparts.Box`), plus ``on_invalid`` and ``engine``. A shape whose mass properties
-come from a general form (tier 2, e.g. a mesh body) has no batch function.
+:class:`rigidparts.Box`), plus ``on_invalid``, ``engine`` and ``threads``. A shape whose mass
+properties come from a general form (tier 2, e.g. a mesh body) has no batch function.
 
 Arguments are keyword-only, each a scalar or a 1-D array; they broadcast together to N rows.
 Dimensions, the density and the mass may be numbers (SI), strings with units (``"250 mm"``),
@@ -78,13 +78,14 @@ __all__ = [
     "BatchMassProperties",
     "BatchSensitivities",
     "batch_function",
+    "check_registered",
     "release_memory",
     "sensitivities",
     *(name for name, spec in SHAPES.items() if spec.tier == 1),
 ]
 
 #: The batch-only keywords and their defaults, after the shape's own.
-OPTIONS: Mapping[str, Any] = {"on_invalid": "raise", "engine": "auto"}
+OPTIONS: Mapping[str, Any] = {"on_invalid": "raise", "engine": "auto", "threads": True}
 
 
 def release_memory() -> None:
@@ -117,6 +118,7 @@ def _compute(spec: ShapeSpec, arguments: Mapping[str, Any]) -> BatchMassProperti
         engine=engine,
         by_mass=parsed.by_mass,
         explicit_height=parsed.explicit_height,
+        threads=parsed.threads,
     )
     if invalid and parsed.on_invalid == "raise":
         result.raise_if_invalid()
@@ -151,19 +153,37 @@ def batch_function(spec: ShapeSpec) -> Callable[..., BatchMassProperties]:
     return function
 
 
-def sensitivities(shape: str | BatchMassProperties, /, **arguments: Any) -> BatchSensitivities:
+def sensitivities(
+    shape: str | ShapeSpec | BatchMassProperties, /, **arguments: Any
+) -> BatchSensitivities:
     """Exact partial derivatives of many bodies' mass properties (:mod:`.sensitivity`): of the
-    batch ``rp.batch.<shape>(**arguments)``, or of a batch result already computed (then no
-    arguments). Row ``j`` is bit for bit ``body.sensitivities()`` of row ``j``'s body."""
+    batch ``rp.batch.<shape>(**arguments)`` (a shape name or its registered ShapeSpec, as
+    ``rp.tolerance`` takes), or of a batch result already computed (then no arguments). Row
+    ``j`` is bit for bit ``body.sensitivities()`` of row ``j``'s body."""
     if isinstance(shape, BatchMassProperties):
         if arguments:
             raise TypeError("sensitivities(result) takes no other arguments")
         return batch_sensitivities(shape)
+    if isinstance(shape, ShapeSpec):
+        check_registered(shape)
+        shape = shape.name
     spec = SHAPES.get(shape) if isinstance(shape, str) else None
     if spec is None or spec.tier != 1:
         tier1 = ", ".join(name for name, s in SHAPES.items() if s.tier == 1)
         raise ParameterError("shape", shape, f"must be one of {tier1} (or a batch result)")
     return batch_sensitivities(batch_function(spec)(**arguments))
+
+
+def check_registered(spec: ShapeSpec) -> None:
+    """ParameterError unless ``spec`` is the registry's own specification of its name: the
+    shape functions (and a tolerance study's dask workers) look shapes up by name."""
+    if SHAPES.get(spec.name) is not spec:
+        raise ParameterError(
+            "shape", spec.name, "is a ShapeSpec that is not in the shape registry "
+            "(rigidparts.shapes.SHAPES): shapes are looked up by name (by dask workers too); "
+            "register it (docs/architecture.md: how a shape is added) or give a registered "
+            "shape's name",
+        )  # fmt: skip
 
 
 _NO_BATCH = (
@@ -183,6 +203,8 @@ _OPTION_HELP = {
     "on_invalid": '"raise": ParameterError for the first invalid row (``error.index``); '
     '"mask": invalid rows are NaN and ``valid`` is False there',
     "engine": '"auto" (numba when installed), "numba" or "numpy" (same bits, slower)',
+    "threads": "True: the compiled kernel may use its thread pool on large batches; False: "
+    "the calling thread only (for callers that run batches in parallel themselves)",
 }
 
 

@@ -41,6 +41,7 @@ class Parsed:
     explicit_height: bool
     on_invalid: str
     engine: str
+    threads: bool = True
 
 
 def is_dask(value: Any) -> bool:
@@ -58,6 +59,9 @@ def parse(spec: ShapeSpec, arguments: Mapping[str, Any]) -> Parsed:
         raise ParameterError("on_invalid", on_invalid, "must be 'raise' or 'mask'")
     if engine not in ENGINES:
         raise ParameterError("engine", engine, "must be 'auto', 'numba' or 'numpy'")
+    threads = arguments.get("threads", True)
+    if not isinstance(threads, bool | np.bool_):
+        raise ParameterError("threads", threads, "must be True or False")
     extra_frames = arguments.get("extra_frames")
     if extra_frames is not None and (isinstance(extra_frames, str) or len(extra_frames) > 0):
         raise ParameterError(
@@ -90,7 +94,7 @@ def parse(spec: ShapeSpec, arguments: Mapping[str, Any]) -> Parsed:
             else np.zeros(3)
         )
         inputs["rotate90"] = _bool_array("rotate90", arguments["rotate90"])
-    return Parsed(inputs, source == "mass", explicit_height, on_invalid, engine)
+    return Parsed(inputs, source == "mass", explicit_height, on_invalid, engine, bool(threads))
 
 
 def _direction_array(name: str, value: Any) -> Any:

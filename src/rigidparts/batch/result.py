@@ -164,6 +164,17 @@ class BatchMassProperties:
         inputs = MappingProxyType({name: take(a) for name, a in self.inputs.items()})
         return BatchMassProperties(self.spec, *arrays[:6], inputs, *arrays[6:])
 
+    def error(self, i: int, index: int | None = None) -> ParameterError | None:
+        """The ParameterError the shape's class raises for row ``i``'s arguments (``index``
+        names the row in the message: default ``i``; a caller that computed a slice of a
+        larger set passes the global index), or None for a valid row. Not raised: returned."""
+        i = range(len(self))[i]  # IndexError beyond the rows
+        row, j = (self._rows(slice(i, i + 1)).compute(), 0) if self.lazy else (self, i)
+        code = int(row.error_codes[j])
+        if not code:
+            return None
+        return row_error(row, j, code, index=i if index is None else index)
+
     def errors(self, limit: int | None = None) -> list[tuple[int, str, str]]:
         """``(index, parameter, rule)`` for each invalid row, in order (at most ``limit``)."""
         row = self.compute() if self.lazy else self

@@ -29,14 +29,14 @@ import numpy as np
 from ..errors import ParameterError
 from ..sensitivity import (
     OUTPUTS,
+    DerivativeTable,
     Sensitivities,
     SensitivityRow,
     closed_form_derivatives,
-    derivative_unit,
     differentiable_parameters,
     frame_derivatives,
 )
-from .result import BatchMassProperties, row_error
+from .result import BatchMassProperties, readonly
 
 __all__ = ["BLOCK", "BatchSensitivities", "batch_sensitivities"]
 
@@ -44,13 +44,8 @@ __all__ = ["BLOCK", "BatchSensitivities", "batch_sensitivities"]
 BLOCK = 2**14
 
 
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array.setflags(write=False)
-    return array
-
-
 @dataclass(frozen=True, eq=False, repr=False)
-class BatchSensitivities:
+class BatchSensitivities(DerivativeTable):
     """Exact partial derivatives of N bodies' mass properties (module docstring).
 
     Attributes (read-only numpy arrays, SI units, frame_a of each body)
@@ -88,15 +83,6 @@ class BatchSensitivities:
     def __len__(self) -> int:
         return int(self.mass.shape[0])
 
-    def index(self, parameter: str) -> int:
-        """The column of ``parameter``; ParameterError listing the parameters otherwise."""
-        try:
-            return self.parameters.index(parameter)
-        except ValueError:
-            raise ParameterError(
-                "parameter", parameter, f"must be one of {', '.join(self.parameters)}"
-            ) from None
-
     def __getitem__(self, key: Any) -> Any:
         """``s[j]`` (an integer): row ``j`` as a :class:`Sensitivities`, bit for bit the
         body's (ParameterError for an invalid row, as the batch would raise). ``s[name]``: the
@@ -117,9 +103,9 @@ class BatchSensitivities:
         if isinstance(key, bool | np.bool_) or not isinstance(key, int | np.integer):
             raise TypeError("index batch sensitivities by a row (an integer) or a parameter name")
         j = range(len(self))[int(key)]  # IndexError beyond the rows
-        code = int(self.result.error_codes[j])
-        if code:
-            raise row_error(self.result, j, code)
+        error = self.result.error(j)
+        if error is not None:
+            raise error
         return Sensitivities(
             self.shape,
             self.parameters,
@@ -131,20 +117,6 @@ class BatchSensitivities:
             self.inertia[j],
             self.principal_moments[j],
         )
-
-    def unit(self, output: str, parameter: str) -> str:
-        """The SI unit of ``d output / d parameter`` (``"kg/m"``)."""
-        return derivative_unit(output, self.units[self.index(parameter)])
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain lists: ``parameters``, ``units``, ``values`` and each output (row-major)."""
-        return {
-            "shape": self.shape,
-            "parameters": list(self.parameters),
-            "units": list(self.units),
-            "values": self.values.tolist(),
-            **{name: getattr(self, name).tolist() for name in OUTPUTS},
-        }
 
     def __repr__(self) -> str:
         return (
@@ -198,6 +170,6 @@ def batch_sensitivities(result: BatchMassProperties) -> BatchSensitivities:
         result,
         (*(name for name, _ in named), source_name),
         (*(unit for _, unit in named), source_unit),
-        _readonly(values),
-        *(_readonly(outputs[name]) for name in OUTPUTS),
+        readonly(values),
+        *(readonly(outputs[name]) for name in OUTPUTS),
     )

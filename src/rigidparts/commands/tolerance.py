@@ -7,14 +7,14 @@ body command (:func:`._options.add_body_options`): each dimension, ``--density``
 ``"1 m +0.2 mm -0.1 mm"``, ``"0.4 m +- 0.09 mm normal"``, ``"0.4 m sigma 0.03 mm"``). Prints
 the table of mean, standard deviation, percentiles and the first-order estimate, or with
 ``--json`` :meth:`~rigidparts.tolerancing.ToleranceResult.to_dict`; ``-o spread.png`` writes the
-histograms. A progress bar on a terminal (tqdm, or the status line of
-:mod:`rigidparts.sim.progress`), nothing in a log. dask, numba and matplotlib load in the
-handler.
+histograms. On a terminal the study's own progress bar (``progress=True``: tqdm, when
+installed), nothing in a log. dask, numba and matplotlib load in the handler.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from typing import Any
@@ -48,30 +48,10 @@ def _percentiles(text: str) -> list[float]:
         ) from None
 
 
-def _progress() -> Any:
-    """A progress callback ``(done, total)`` drawing on stderr when it is a terminal (tqdm
-    when installed, else the status line of :mod:`rigidparts.sim.progress`), and its closer;
-    ``(None, None)`` off a terminal."""
-    if not sys.stderr.isatty():
-        return None, None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        from ..sim.progress import Status
-
-        status = Status("tolerance study").__enter__()
-
-        def update(done: int, total: int) -> None:
-            status.update(f"tolerance study: {done / total:.0%} of {total} samples")
-
-        return update, lambda: status.__exit__(None, None, None)
-    bar = tqdm(unit="sample", unit_scale=True, desc="tolerance study", delay=1.0)
-
-    def advance(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
-
-    return advance, bar.close
+def _progress() -> bool:
+    """Whether to ask the study for its progress bar (``progress=True``, tqdm): on a
+    terminal, when tqdm is installed; nothing in a log or a pipe."""
+    return sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,26 +75,21 @@ def run(args: argparse.Namespace) -> int:
     for name in ("material", "density", "mass"):
         if getattr(args, name) is not None:
             parameters[name] = getattr(args, name)
-    progress, close = _progress()
-    try:
-        result = tolerance(
-            spec.name,
-            samples=args.samples,
-            seed=args.seed,
-            percentiles=args.percentiles,
-            on_invalid=args.on_invalid,
-            chunk_size=args.chunk_size,
-            scheduler=args.scheduler,
-            progress=progress or False,
-            **parameters,
-        )
-    finally:
-        if close is not None:
-            close()
+    result = tolerance(
+        spec.name,
+        samples=args.samples,
+        seed=args.seed,
+        percentiles=args.percentiles,
+        on_invalid=args.on_invalid,
+        chunk_size=args.chunk_size,
+        scheduler=args.scheduler,
+        progress=_progress(),
+        **parameters,
+    )
     if args.output is not None:
         result.plot(args.output, force=args.force)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
         print(result)
         if args.output is not None:

@@ -17,8 +17,9 @@ the centre of mass (frame_a), the principal moments about the centre of mass and
 Reproducible and exact: a sample depends only on (seed, its index); blocks of 2^16 samples are
 combined in block order by Chan's formulas, so the figures are the same to the last bit for
 any ``chunk_size``, scheduler and worker count. Bounded memory: chunks of whole blocks are
-dask tasks returning small statistics, a few per thread in flight (:mod:`.run`), so 10^9
-samples run in a few hundred MB. Layer: over :mod:`rigidparts.batch` and the core; below the
+dask tasks returning small statistics, a few per thread in flight, folded as they arrive
+(:mod:`.run`): the merged state does not grow with N, so 10^9 samples run in a few hundred MB
+(the chunks in flight). Layer: over :mod:`rigidparts.batch` and the core; below the
 command line (``rigidparts tolerance SHAPE ...``).
 """
 
@@ -34,14 +35,14 @@ import numpy as np
 from ..errors import ParameterError
 from ..shapes import COMMON_RULES, SHAPES, ShapeSpec, get_shape
 from .result import ToleranceResult
-from .run import chunk_ranges, run_chunks
+from .run import Accumulator, chunk_ranges, run_chunks
 from .study import (
     BLOCK,
     OUTPUTS,
     Plan,
+    add_histogram,
     check_samples,
-    combine_blocks,
-    evaluate_chunk,
+    evaluate_pilot,
     histogram_edges,
     percentiles_from_histogram,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "Tolerance",
     "ToleranceResult",
     "parse_tolerance",
+    "split_parameters",
     "tolerance",
 ]
 
@@ -65,13 +67,15 @@ DEFAULT_CHUNK = 16 * BLOCK
 ON_INVALID = ("skip", "error")
 #: Keywords of a body that are never toleranced (passed through as given).
 _PASSED = ("axis", "rotate90", "height_direction", "material")
-#: Kinds of dimension that can carry a tolerance.
-_TOLERABLE = ("length", "angle")
 
 
 def _shape(shape: Any) -> ShapeSpec:
     spec = shape if isinstance(shape, ShapeSpec) else None
-    if spec is None:
+    if spec is not None:
+        from ..batch import check_registered
+
+        check_registered(spec)  # dask workers look the shape up by its name
+    else:
         by_command = {s.command: s for s in SHAPES.values()}
         spec = by_command.get(shape) if isinstance(shape, str) else None
         spec = spec or get_shape(shape)
@@ -94,11 +98,16 @@ def _sign_rule(spec: ShapeSpec, name: str) -> str | None:
     return None
 
 
-def _split(
-    spec: ShapeSpec, parameters: Mapping[str, Any]
+def split_parameters(
+    shape: str | ShapeSpec, parameters: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Tolerance]]:
-    """``(fixed keywords, tolerances by name)`` from the keywords given; ParameterError for a
-    keyword the shape does not take or a tolerance on one that cannot carry it."""
+    """``(fixed keywords, tolerances by name)`` from a study's body keywords (text tolerances
+    parsed to :class:`Tolerance`, SI); ParameterError for a keyword the shape does not take or
+    a tolerance on one that cannot carry it (only dimensions of a kind in
+    :data:`rigidparts.sensitivity.DIFFERENTIABLE_KINDS`, the density and the mass can)."""
+    from ..sensitivity import DIFFERENTIABLE_KINDS
+
+    spec = _shape(shape)
     kinds = {p.name: p.kind for p in spec.params}
     kinds.update(density="density", mass="mass")
     allowed = [*spec.parameter_names, *(k for k in spec.options() if k in _PASSED)]
@@ -115,7 +124,7 @@ def _split(
             continue
         if isinstance(value, Tolerance) or is_tolerance_text(value):
             kind = kinds.get(name)
-            if kind not in (*_TOLERABLE, "density", "mass"):
+            if kind not in (*DIFFERENTIABLE_KINDS, "density", "mass"):
                 raise ParameterError(
                     name, value, "cannot carry a tolerance: only dimensions (lengths, angles), "
                     "the density and the mass can",
@@ -185,10 +194,13 @@ def tolerance(
         seen, its parameter and the shape's rule).
     chunk_size : samples per dask task, rounded up to whole blocks of 2^16 (default 2^20);
         changes nothing in the results.
-    scheduler : None or ``"threads"`` (dask's local threaded scheduler), ``"synchronous"``, or a
-        dask.distributed scheduler address ``"tcp://host:8786"`` (the ``cluster`` extra).
+    scheduler : None or ``"threads"`` (dask's local threaded scheduler), ``"synchronous"``
+        (alias ``"sync"``: the calling thread), or a dask.distributed scheduler address
+        ``"tcp://host:8786"`` (the ``cluster`` extra; its scheme is checked first, then the
+        client waits at most 10 s, or dask's shorter ``distributed.comm.timeouts.connect``).
     client : a ``dask.distributed.Client`` to run on (instead of ``scheduler``).
-    progress : True for a progress bar on stderr (tqdm), or ``callback(done, total)``.
+    progress : True for a progress bar on stderr (tqdm; ``rigidparts tolerance`` passes True
+        when stderr is a terminal), or ``callback(done, total)``.
     engine : the batch engine, ``"auto"``, ``"numba"`` or ``"numpy"`` (same bits).
     **parameters : the body's keywords (as for its class: dimensions, ``axis``, ``material``
         / ``density`` / ``mass``...): a tolerance (text such as ``"0.4 m +- 0.1 mm"`` or a
@@ -220,7 +232,7 @@ def tolerance(
     if engine not in ("auto", "numba", "numpy"):
         raise ParameterError("engine", engine, "must be 'auto', 'numba' or 'numpy'")
 
-    fixed, tolerances = _split(spec, parameters)
+    fixed, tolerances = split_parameters(spec, parameters)
     if not tolerances:
         raise ParameterError(
             "parameters", ", ".join(parameters) or "(none)", "give at least one tolerance, "
@@ -258,24 +270,35 @@ def tolerance(
     fo_mean, fo_std = _first_order(body, tolerances, nominal)
 
     started = time.perf_counter()
-    # A deterministic pilot (block 0) fixes the histogram edges before the study.
-    pilot = evaluate_chunk(plan, 0, 1)
-    if on_invalid == "error" and pilot.error is not None:
-        raise pilot.error
-    plan = replace(plan, edges=histogram_edges(pilot.stats[0], nominal))
     report = _progress(progress, n)
     try:
+        # A deterministic pilot (block 0) fixes the histogram edges before the study (its
+        # range united with the first-order mean +- 8 sigma); its statistics and columns are
+        # kept, so block 0 is computed once.
+        pilot, columns = evaluate_pilot(plan)
+        if on_invalid == "error" and pilot.error is not None:
+            raise pilot.error
+        plan = replace(plan, edges=histogram_edges(pilot.stats[0], nominal, fo_mean, fo_std))
+        pilot.histogram = np.zeros((len(OUTPUTS), plan.bins + 2), np.int64)
+        if columns.shape[1]:
+            add_histogram(columns, pilot.stats[0], plan, pilot.histogram)
+        del columns
+        acc = Accumulator.empty(plan)
+        done = acc.add(pilot, plan)
+        if report is not None:
+            report(done)
         acc = run_chunks(
             plan,
-            chunk_ranges(plan, chunk_blocks),
+            chunk_ranges(plan, chunk_blocks, first=1),
             scheduler=scheduler,
             client=client,
             progress=report,
+            acc=acc,
         )
     finally:
         if report is not None:
             report.close()
-    valid, combined = combine_blocks(acc.counts, acc.stats)
+    valid, combined = acc.result(plan)
     mean, m2, low, high = combined.T
     std = np.sqrt(m2 / (valid - 1)) if valid > 1 else np.full(len(OUTPUTS), np.nan)
     q = np.array(qs)
@@ -320,16 +343,15 @@ def _first_order(
     """``(mean_1, std_1)`` per output from the body's exact sensitivities
     (:mod:`.result`)."""
     sens = body.sensitivities()
-    names = list(sens.parameters)
     rows = np.column_stack(
         [sens.mass, sens.center_of_mass, sens.principal_moments, sens.volume]
     )  # (parameters, outputs)
     mean = nominal.copy()
     variance = np.zeros_like(nominal)
     for name, t in tolerances.items():
-        if name not in names:  # e.g. the density of a body given by mass: no effect
-            continue
-        d = rows[names.index(name)]
+        # Every tolerance has a row: dimensions of a differentiable kind (split_parameters
+        # admits no other), and the density or the mass, whichever the body was built with.
+        d = rows[sens.index(name)]
         mean = mean + d * (t.mean - t.nominal)
         variance = variance + d * d * t.variance
     return mean, np.sqrt(variance)

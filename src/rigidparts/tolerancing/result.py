@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ParameterError
 from .study import OUTPUTS, UNITS
 from .values import Tolerance
 
@@ -65,25 +66,27 @@ class ToleranceResult:
     units: tuple[str, ...] = UNITS
 
     def row(self, output: str) -> dict[str, Any]:
-        """One output's figures by name (``"mass"``, ``"principal_moment_3"``...)."""
+        """One output's figures by name (``"mass"``, ``"principal_moment_3"``...); a figure
+        that does not exist (no valid sample; the standard deviation of one sample) is None,
+        so the row is valid JSON."""
         try:
             j = self.outputs.index(output)
         except ValueError:
             raise KeyError(f"{output!r}: outputs are {', '.join(self.outputs)}") from None
         return {
             "unit": self.units[j],
-            "nominal": float(self.nominal[j]),
-            "mean": float(self.mean[j]),
-            "std": float(self.std[j]),
-            "min": float(self.min[j]),
-            "max": float(self.max[j]),
+            "nominal": _finite(self.nominal[j]),
+            "mean": _finite(self.mean[j]),
+            "std": _finite(self.std[j]),
+            "min": _finite(self.min[j]),
+            "max": _finite(self.max[j]),
             "percentiles": {
-                _percent_key(q): float(v)
+                _percent_key(q): _finite(v)
                 for q, v in zip(self.percentiles, self.percentile_values[j], strict=True)
             },
-            "percentile_resolution": float(self.percentile_resolution[j]),
-            "first_order_mean": float(self.first_order_mean[j]),
-            "first_order_std": float(self.first_order_std[j]),
+            "percentile_resolution": _finite(self.percentile_resolution[j]),
+            "first_order_mean": _finite(self.first_order_mean[j]),
+            "first_order_std": _finite(self.first_order_std[j]),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,14 +152,20 @@ class ToleranceResult:
             lines.append(f"  {name:<20}" + "".join(f"{v:>14.8g}" for v in values))
         lines.append(
             "  (percentiles from fixed-edge histograms: each within one bin width, about "
-            f"1/{self.histogram.shape[1] - 2} of twice the pilot block's range)"
+            f"1/{self.histogram.shape[1] - 2} of the histogram's range: twice the pilot "
+            "block's, at least the first-order mean +- 8 sigma)"
         )
         return "\n".join(lines)
 
     def plot(self, path: Any, *, force: bool | None = None) -> Any:
         """Histograms of the outputs that vary (PNG, SVG or PDF by the suffix; written
         atomically) with the first-order normal density ``N(mean_1, std_1^2)`` over each;
-        returns the path. Needs matplotlib (the ``viz`` extra)."""
+        returns the path. Needs matplotlib (the ``viz`` extra). ParameterError when no sample
+        was valid (nothing to plot)."""
+        if self.valid == 0:
+            raise ParameterError(
+                "samples", self.samples, f"no valid sample to plot ({self.invalid} invalid)"
+            )
         try:
             import matplotlib
 
@@ -193,17 +202,12 @@ class ToleranceResult:
         return path
 
     def _plot_one(self, ax: Any, j: int, MaxNLocator: Any) -> None:
-        """One output: the histogram regrouped to about 80 bars over [min, max], as a density."""
-        counts = self.histogram[j]
-        bins = counts.shape[0] - 2
-        lo, hi = self.edges[j]
-        width = (hi - lo) / bins
-        first = int(np.clip(math.floor((self.min[j] - lo) / width), 0, bins - 1))
-        last = int(np.clip(math.floor((self.max[j] - lo) / width), 0, bins - 1))
-        group = max(1, (last - first + 1) // 80)
-        inner = counts[1 + first : 2 + last]
-        size = inner.shape[0] // group * group
-        grouped = inner[:size].reshape(-1, group).sum(axis=1) if size else inner
+        """One output: the histogram regrouped to about 80 bars over [min, max], as a density
+        (the last group padded with empty bins, so no bin is dropped)."""
+        inner, first, group, width = _grouping(self.histogram[j], self.edges[j], self.min[j],
+                                               self.max[j])  # fmt: skip
+        grouped = _grouped(inner, group)
+        lo = self.edges[j][0]
         left = lo + first * width + np.arange(grouped.shape[0]) * group * width
         total = max(1, self.valid)
         ax.bar(left, grouped / (total * group * width), width=group * width, align="edge",
@@ -218,6 +222,31 @@ class ToleranceResult:
         ax.tick_params(labelsize=7)
         ax.xaxis.set_major_locator(MaxNLocator(4))
         ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4), useOffset=True)
+
+
+def _grouping(
+    counts: np.ndarray, edges: np.ndarray, low: float, high: float
+) -> tuple[np.ndarray, int, int, float]:
+    """``(counts of the bins from min to max, index of the first, bins per bar, bin width)``."""
+    bins = counts.shape[0] - 2
+    lo, hi = edges
+    width = (hi - lo) / bins
+    first = int(np.clip(math.floor((low - lo) / width), 0, bins - 1))
+    last = int(np.clip(math.floor((high - lo) / width), 0, bins - 1))
+    group = max(1, (last - first + 1) // 80)
+    return counts[1 + first : 2 + last], first, group, width
+
+
+def _grouped(inner: np.ndarray, group: int) -> np.ndarray:
+    """Sums of ``group`` consecutive counts; the last group padded with zeros."""
+    pad = -inner.shape[0] % group
+    return np.concatenate([inner, np.zeros(pad, inner.dtype)]).reshape(-1, group).sum(axis=1)
+
+
+def _finite(value: Any) -> float | None:
+    """A float, or None for NaN or an infinity (not JSON)."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _percent_key(q: float) -> str:

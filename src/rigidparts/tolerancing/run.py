@@ -3,13 +3,16 @@ cluster, in bounded memory.
 
 A chunk is a whole number of blocks (:mod:`.study`) computed by one task,
 :func:`.study.evaluate_chunk`, which returns only small per-block statistics and one
-histogram. Neither scheduler ever holds all chunks' results: the local scheduler computes
-``dask.delayed`` chunk tasks in waves of a few per thread (each wave's results merged, then
-dropped), the distributed one keeps a sliding
-window of submitted tasks and takes each result as it completes. Each result is merged at once:
-its blocks' statistics are stored by block index (about 260 bytes per block: 4 MB for 10^9
-samples) and its histogram added (integers: exact in any order), so the order in which chunks
-finish changes nothing; :func:`.study.combine_blocks` then folds the blocks in index order.
+histogram. Neither scheduler ever holds all chunks' results, nor a list of all chunks (the
+ranges are generated as they are submitted): the local scheduler computes ``dask.delayed``
+chunk tasks in waves of a few per thread (each wave's results merged, then dropped), the
+distributed one keeps a sliding window of submitted tasks and takes each result as it
+completes. Each result is merged at once (:class:`Accumulator`): its histogram is added
+(integers: exact in any order) and its blocks' statistics are folded in block-index order
+(:class:`.study.Fold`), a block that arrives before its predecessors waiting in a small table
+until they are in. Only the chunks in flight can be early, so that table holds at most a
+window of chunks' blocks (about 260 bytes each), whatever N; the order in which chunks finish
+changes nothing.
 
 dask is imported here, inside the functions; ``dask.distributed`` only when a scheduler address
 or a client is given (the ``cluster`` extra).
@@ -17,37 +20,45 @@ or a client is given (the ``cluster`` extra).
 
 from __future__ import annotations
 
-import os
+import itertools
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import ParameterError
-from .study import OUTPUTS, ChunkStats, Plan, evaluate_chunk
+from .study import OUTPUTS, ChunkStats, Fold, Plan, evaluate_chunk
 
 __all__ = ["Accumulator", "chunk_ranges", "run_chunks"]
 
 #: Chunks in flight per worker thread (a wave locally, the window on a cluster).
 IN_FLIGHT = 4
+#: Longest wait for a dask scheduler to answer when connecting (s), unless dask's
+#: ``distributed.comm.timeouts.connect`` is set shorter.
+CONNECT_TIMEOUT = 10.0
 
 
-def chunk_ranges(plan: Plan, chunk_blocks: int) -> list[tuple[int, int]]:
-    """``(first block, block count)`` of every chunk, in order."""
+def chunk_ranges(plan: Plan, chunk_blocks: int, first: int = 0) -> Iterator[tuple[int, int]]:
+    """``(first block, block count)`` of every chunk from block ``first`` on, in order,
+    generated lazily (nothing proportional to N is held)."""
     total = plan.blocks
-    return [(first, min(chunk_blocks, total - first)) for first in range(0, total, chunk_blocks)]
+    for start in range(first, total, chunk_blocks):
+        yield start, min(chunk_blocks, total - start)
 
 
 @dataclass
 class Accumulator:
-    """The merged results so far: per-block counts and statistics by block index, the summed
-    histogram, and the first invalid sample seen (lowest index)."""
+    """The merged results so far: the statistics of blocks ``0 .. next_block - 1`` folded in
+    order (:class:`.study.Fold`), the blocks that arrived before their predecessors
+    (``early``: block -> (count, stats)), the summed histogram, and the first invalid sample
+    seen (lowest index)."""
 
-    counts: np.ndarray
-    stats: np.ndarray
+    fold: Fold
     histogram: np.ndarray
+    next_block: int = 0
+    early: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)
     first_invalid: tuple[int, int] | None = None
     error: ParameterError | None = None
     done: int = 0
@@ -55,16 +66,17 @@ class Accumulator:
     @classmethod
     def empty(cls, plan: Plan) -> Accumulator:
         return cls(
-            counts=np.zeros(plan.blocks, np.int64),
-            stats=np.full((plan.blocks, len(OUTPUTS), 4), np.nan),
+            fold=Fold(len(OUTPUTS)),
             histogram=np.zeros((len(OUTPUTS), plan.bins + 2), np.int64),
         )
 
     def add(self, chunk: ChunkStats, plan: Plan) -> int:
         """Merge ``chunk``; returns its number of samples."""
-        k = chunk.counts.shape[0]
-        self.counts[chunk.first : chunk.first + k] = chunk.counts
-        self.stats[chunk.first : chunk.first + k] = chunk.stats
+        for k in range(chunk.counts.shape[0]):
+            self.early[chunk.first + k] = (int(chunk.counts[k]), chunk.stats[k])
+        while self.next_block in self.early:
+            self.fold.add(*self.early.pop(self.next_block))
+            self.next_block += 1
         if chunk.histogram is not None:
             self.histogram += chunk.histogram
         if chunk.first_invalid is not None and (
@@ -72,10 +84,14 @@ class Accumulator:
         ):
             self.first_invalid = chunk.first_invalid
             self.error = chunk.error
-        start, _ = plan.block_rows(chunk.first)
-        end, n = plan.block_rows(chunk.first + k - 1)
-        self.done += end + n - start
-        return end + n - start
+        _, n = plan.chunk_rows(chunk.first, chunk.counts.shape[0])
+        self.done += n
+        return n
+
+    def result(self, plan: Plan) -> tuple[int, np.ndarray]:
+        """``(valid count, (outputs, 4))`` of every block (all must have been merged)."""
+        assert self.next_block == plan.blocks and not self.early, "blocks missing"
+        return self.fold.result()
 
 
 def _check_error(acc: Accumulator, plan: Plan) -> None:
@@ -85,15 +101,16 @@ def _check_error(acc: Accumulator, plan: Plan) -> None:
 
 def run_chunks(
     plan: Plan,
-    chunks: list[tuple[int, int]],
+    chunks: Iterable[tuple[int, int]],
     *,
     scheduler: str | None,
     client: Any,
     progress: Callable[[int], None] | None,
+    acc: Accumulator | None = None,
 ) -> Accumulator:
-    """Compute every chunk and merge the results (module docstring). ``progress(n)`` is
-    called with each chunk's sample count as it completes."""
-    acc = Accumulator.empty(plan)
+    """Compute every chunk and merge the results into ``acc`` (a new one by default; module
+    docstring). ``progress(n)`` is called with each chunk's sample count as it completes."""
+    acc = Accumulator.empty(plan) if acc is None else acc
     if client is not None or (scheduler is not None and "://" in scheduler):
         _run_distributed(plan, chunks, acc, scheduler, client, progress)
     else:
@@ -104,7 +121,7 @@ def run_chunks(
 
 def _run_local(
     plan: Plan,
-    chunks: list[tuple[int, int]],
+    chunks: Iterable[tuple[int, int]],
     acc: Accumulator,
     scheduler: str | None,
     progress: Callable[[int], None] | None,
@@ -116,28 +133,37 @@ def _run_local(
         raise ImportError(
             f"rigidparts.tolerancing needs dask: pip install 'rigidparts[batch]' ({exc})"
         ) from None
+    from dask.system import CPU_COUNT
+
     name = "synchronous" if scheduler in ("sync", "synchronous") else "threads"
-    workers = 1 if name == "synchronous" else max(1, os.cpu_count() or 1)
+    # dask's own worker count: its configured num_workers, else the CPUs it may use
+    # (CPU_COUNT respects cgroup quotas and affinity, unlike os.cpu_count()).
+    configured = dask.config.get("num_workers", None)
+    workers = 1 if name == "synchronous" else max(1, int(configured or CPU_COUNT))
     wave = IN_FLIGHT * workers
     # Our tasks' keys carry this study's token: the progress callback (global to dask's local
     # schedulers while it is active) ignores any other computation's tasks.
     prefix = f"rigidparts-tolerance-{uuid.uuid4().hex}-"
+    samples: dict[str, int] = {}  # this wave's task keys -> their sample counts
 
     def posttask(key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if progress is not None and isinstance(key, str) and key.startswith(prefix):
-            first, count = chunks[int(key[len(prefix) :])]
-            start, _ = plan.block_rows(first)
-            end, n = plan.block_rows(first + count - 1)
-            progress(end + n - start)
+        if progress is not None and isinstance(key, str) and key in samples:
+            progress(samples[key])
 
+    pending = iter(chunks)
     with Callback(posttask=posttask):
-        for i in range(0, len(chunks), wave):
-            tasks = [
-                dask.delayed(evaluate_chunk, pure=False)(
-                    plan, first, count, dask_key_name=f"{prefix}{i + k}"
+        for i in itertools.count(0, wave):
+            items = list(itertools.islice(pending, wave))
+            if not items:
+                break
+            samples.clear()
+            tasks = []
+            for k, (first, count) in enumerate(items):
+                key = f"{prefix}{i + k}"
+                samples[key] = plan.chunk_rows(first, count)[1]
+                tasks.append(
+                    dask.delayed(evaluate_chunk, pure=False)(plan, first, count, dask_key_name=key)
                 )
-                for k, (first, count) in enumerate(chunks[i : i + wave])
-            ]
             for chunk in dask.compute(*tasks, scheduler=name, num_workers=workers):
                 acc.add(chunk, plan)
             _check_error(acc, plan)
@@ -154,9 +180,41 @@ def _distributed() -> Any:
     return distributed
 
 
+def connect(scheduler: str) -> Any:
+    """A ``dask.distributed.Client`` of the scheduler at address ``scheduler``. The address
+    is checked first (its scheme must be one distributed knows: ``tcp://``, ``tls://``...), so
+    a malformed one is a ParameterError at once, before any client exists; an unreachable one
+    is a ParameterError after :data:`CONNECT_TIMEOUT` (or dask's shorter
+    ``distributed.comm.timeouts.connect``)."""
+    distributed = _distributed()
+    import dask
+    from dask.utils import parse_timedelta
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(scheduler)
+        get_backend(scheme)
+        if not location:
+            raise ValueError("no host")
+    except (ValueError, TypeError) as exc:
+        raise ParameterError(
+            "scheduler", scheduler, f"is not a dask scheduler address ({exc}): write "
+            "SCHEME://HOST:PORT such as 'tcp://host:8786'",
+        ) from None  # fmt: skip
+    configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+    timeout = min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT)
+    try:
+        return distributed.Client(scheduler, set_as_default=False, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ParameterError(
+            "scheduler", scheduler, f"cannot connect to a dask scheduler there ({exc})"
+        ) from None
+
+
 def _run_distributed(
     plan: Plan,
-    chunks: list[tuple[int, int]],
+    chunks: Iterable[tuple[int, int]],
     acc: Accumulator,
     scheduler: str | None,
     client: Any,
@@ -165,15 +223,10 @@ def _run_distributed(
     distributed = _distributed()
     own = client is None
     if own:
-        try:
-            client = distributed.Client(scheduler, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ParameterError(
-                "scheduler", scheduler, f"cannot connect to a dask scheduler there ({exc})"
-            ) from None
+        client = connect(scheduler or "")
     try:
         threads = max(1, sum(client.nthreads().values()))
-        pending = iter(chunks)
+        pending = iter(chunks)  # generated as submitted
 
         def start(item: tuple[int, int]) -> Any:
             return client.submit(evaluate_chunk, plan, *item, pure=False)

@@ -16,15 +16,20 @@ x, y, z in frame_a, the principal moments 1 <= 2 <= 3 about the centre of mass, 
 its count of valid samples, mean (pairwise sum / count), M2 (sum of squared deviations from
 that mean, two passes) and min and max, from the same contiguous arrays whatever the chunk;
 invalid samples (NaN rows from the batch kernel's validity codes) are counted and left out.
-:func:`combine_blocks` folds the blocks in block-index order with Chan, Golub and LeVeque's
-pairwise update (1979; ``delta = mean_b - mean``, ``mean += delta n_b / n``, ``M2 += M2_b +
-delta^2 n_a n_b / n``): the result is the same to the last bit whatever the chunking.
+:class:`Fold` (and :func:`combine_blocks`) folds the blocks in block-index order with Chan,
+Golub and LeVeque's pairwise update (1979; ``delta = mean_b - mean``, ``mean += delta n_b /
+n``, ``M2 += M2_b + delta^2 n_a n_b / n``): the result is the same to the last bit whatever
+the chunking.
 
 Percentiles come from fixed-edge histograms (:data:`BINS` bins per output between edges chosen
-before sampling, from block 0 as a deterministic pilot: its range widened by half its width on
-each side; under- and overflow counted apart), whose integer counts add exactly in any order.
-A percentile is interpolated linearly within the bin that holds it, so it is exact to within
-one bin width (about 1/4096 of the pilot's range), clipped to the exact min and max.
+before sampling, from block 0 as a deterministic pilot: its range united with the first-order
+mean +- :data:`SPREAD` first-order sigma, widened by half its width on each side; under- and
+overflow counted apart), whose integer counts add exactly in any order. A percentile is
+interpolated linearly within the bin that holds it, so it is exact to within one bin width
+(1/8192 of the histogram's range), clipped to the exact min and max.
+
+With numba installed, :mod:`._numba` gathers, reduces and histograms each block in one
+compiled pass with the same bits as the numpy functions here (same summation order).
 """
 
 from __future__ import annotations
@@ -44,10 +49,13 @@ __all__ = [
     "OUTPUTS",
     "UNITS",
     "ChunkStats",
+    "Fold",
     "Plan",
+    "batch_rows",
     "block_stream",
     "combine_blocks",
     "evaluate_chunk",
+    "evaluate_pilot",
     "percentiles_from_histogram",
 ]
 
@@ -100,17 +108,20 @@ class Plan:
         start = b * self.block
         return start, min(self.block, self.samples - start)
 
+    def chunk_rows(self, first: int, count: int) -> tuple[int, int]:
+        """``(first sample, sample count)`` of blocks ``first .. first + count - 1``."""
+        start = first * self.block
+        return start, min(self.samples, (first + count) * self.block) - start
+
 
 def block_stream(seed: int, b: int) -> np.random.Generator:
     """The random stream of block ``b`` (module docstring): keyed by (seed, b) only."""
     return np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(b,))))
 
 
-def _draw(plan: Plan, first: int, count: int) -> dict[str, np.ndarray]:
+def draw_blocks(plan: Plan, first: int, count: int) -> dict[str, np.ndarray]:
     """The toleranced inputs of blocks ``first .. first + count - 1`` (SI arrays by name)."""
-    start, _ = plan.block_rows(first)
-    end_start, end_n = plan.block_rows(first + count - 1)
-    n = end_start + end_n - start
+    start, n = plan.chunk_rows(first, count)
     arrays = {name: np.empty(n) for name, _ in plan.tolerances}
     for b in range(first, first + count):
         rng = block_stream(plan.seed, b)
@@ -157,30 +168,17 @@ class ChunkStats:
         return ParameterError(parameter, value, rule, index=index)
 
 
-def _batch(plan: Plan, sampled: Mapping[str, np.ndarray], n: int) -> Any:
-    """The batch path's result for ``n`` rows: the shape's kernel (numba when installed),
-    single-threaded (dask runs the chunks in parallel), invalid rows masked."""
-    from ..batch import OPTIONS
-    from ..batch.arguments import broadcast_rows, parse
-    from ..batch.evaluate import evaluate, resolve_engine
-    from ..shapes import get_shape
+def batch_rows(plan: Plan, sampled: Mapping[str, np.ndarray]) -> Any:
+    """The batch path's result for the drawn rows ``sampled`` (SI arrays by name): the
+    public ``rp.batch.<shape>`` with ``on_invalid="mask"`` and ``threads=False`` (dask runs
+    the chunks in parallel; the kernel keeps to the task's thread)."""
+    from .. import batch
 
-    spec = get_shape(plan.shape)
-    arguments = {**spec.signature_defaults(), **OPTIONS, **plan.fixed, **sampled}
-    arguments.update(on_invalid="mask", engine=plan.engine, extra_frames=())
-    parsed = parse(spec, arguments)
-    result, _ = evaluate(
-        spec,
-        broadcast_rows(parsed.inputs, n),
-        engine=resolve_engine(parsed.engine),
-        by_mass=parsed.by_mass,
-        explicit_height=parsed.explicit_height,
-        threads=False,
-    )
-    return result
+    function = getattr(batch, plan.shape)
+    return function(**plan.fixed, **sampled, on_invalid="mask", engine=plan.engine, threads=False)
 
 
-def _columns(result: Any, lo: int, m: int, out: np.ndarray) -> np.ndarray:
+def gather_columns(result: Any, lo: int, m: int, out: np.ndarray) -> np.ndarray:
     """Rows ``lo .. lo + m - 1`` of the outputs as ``out`` (outputs, m), C-contiguous. The
     principal moments are the canonical moments sorted by a three-element sorting network
     (min / max: exactly the values of a sort, without an argsort per row)."""
@@ -207,10 +205,42 @@ def evaluate_chunk(plan: Plan, first: int, count: int) -> ChunkStats:
     Invalid samples are counted and left out; the first one's error (the ParameterError the
     shape's class gives for it, naming the sample's index) travels in the result. Each block
     is reduced on its own (its columns stay in cache)."""
-    sampled = _draw(plan, first, count)
-    start, _ = plan.block_rows(first)
-    n = _chunk_rows(plan, first, count)
-    result = _batch(plan, sampled, n)
+    return _evaluate(plan, first, count)[0]
+
+
+def evaluate_pilot(plan: Plan) -> tuple[ChunkStats, np.ndarray]:
+    """Block 0 without a histogram (``plan.edges`` is None) and its valid columns
+    (outputs, m): the study adds them to the histogram once the edges are fixed, so block 0
+    is computed once."""
+    stats, columns = _evaluate(plan, 0, 1, keep=True)
+    assert columns is not None
+    return stats, columns
+
+
+def compiled_reduction(engine: str) -> Any:
+    """The compiled one-pass reduction (:mod:`._numba`, the same bits as the numpy path) for
+    the batch ``engine`` (``"auto"``: when numba is installed), or None for numpy."""
+    from ..batch import ENGINE
+
+    if engine == "numpy" or (engine == "auto" and ENGINE != "numba"):
+        return None
+    try:
+        from ._numba import reduce_blocks
+    except ImportError:
+        if engine == "numba":
+            raise ImportError(
+                "engine='numba' needs numba: pip install 'rigidparts[batch]'"
+            ) from None
+        return None
+    return reduce_blocks
+
+
+def _evaluate(
+    plan: Plan, first: int, count: int, keep: bool = False, compiled: bool = True
+) -> tuple[ChunkStats, np.ndarray | None]:
+    sampled = draw_blocks(plan, first, count)
+    start, _ = plan.chunk_rows(first, count)
+    result = batch_rows(plan, sampled)
     del sampled
     codes = np.asarray(result.error_codes)
     bad = np.flatnonzero(codes)
@@ -225,29 +255,49 @@ def evaluate_chunk(plan: Plan, first: int, count: int) -> ChunkStats:
     histogram = None
     if plan.edges is not None:
         histogram = np.zeros((len(OUTPUTS), plan.bins + 2), np.int64)
+    reduce_blocks = None if keep or not compiled else compiled_reduction(plan.engine)
+    if reduce_blocks is not None:  # one compiled pass per block, the same bits
+        edges = np.zeros((len(OUTPUTS), 2)) if plan.edges is None else np.asarray(plan.edges)
+        with np.errstate(divide="ignore"):
+            scale = plan.bins / (edges[:, 1] - edges[:, 0])
+        reduce_blocks(
+            np.asarray(result.mass),
+            np.asarray(result.center_of_mass),
+            np.asarray(result.canonical_moments),
+            np.asarray(result.volume),
+            codes,
+            plan.block,
+            np.ascontiguousarray(edges[:, 0]),
+            scale,
+            plan.bins,
+            np.zeros((1, 1), np.int64) if histogram is None else histogram,
+            histogram is not None,
+            counts,
+            stats,
+        )
+        return ChunkStats(first, counts, stats, histogram, first_invalid, error_args), None
     buffer = np.empty((len(OUTPUTS), plan.block))
+    kept = None
     for k in range(count):
         s, m = plan.block_rows(first + k)
         lo = s - start
-        block = _columns(result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m)))
+        block = gather_columns(
+            result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m))
+        )
         if bad.size:
             valid = codes[lo : lo + m] == 0
             if not valid.all():
                 block = np.ascontiguousarray(block[:, valid])
         counts[k] = block.shape[1]
-        stats[k] = _block_stats(block)
+        stats[k] = block_stats(block)
         if histogram is not None and block.shape[1]:
-            _add_histogram(block, stats[k], plan, histogram)
-    return ChunkStats(first, counts, stats, histogram, first_invalid, error_args)
+            add_histogram(block, stats[k], plan, histogram)
+        if keep:
+            kept = block.copy()
+    return ChunkStats(first, counts, stats, histogram, first_invalid, error_args), kept
 
 
-def _chunk_rows(plan: Plan, first: int, count: int) -> int:
-    start, _ = plan.block_rows(first)
-    end_start, end_n = plan.block_rows(first + count - 1)
-    return end_start + end_n - start
-
-
-def _block_stats(block: np.ndarray) -> np.ndarray:
+def block_stats(block: np.ndarray) -> np.ndarray:
     """(outputs, 4): mean, M2, min, max of each row of ``block`` (outputs, m), m >= 0; two
     passes (mean, then squared deviations) for accuracy; NaN for an empty block."""
     out = np.full((block.shape[0], 4), np.nan)
@@ -261,24 +311,42 @@ def _block_stats(block: np.ndarray) -> np.ndarray:
     deviation *= deviation
     out[:, MEAN] = mean
     out[:, M2] = deviation.sum(axis=1)
-    out[:, MIN] = block.min(axis=1)
-    out[:, MAX] = block.max(axis=1)
+    # + 0.0: no -0.0, so a 0.0 / -0.0 tie gives the same bits whatever the order (and in the
+    # compiled pass, :mod:`._numba`)
+    out[:, MIN] = block.min(axis=1) + 0.0
+    out[:, MAX] = block.max(axis=1) + 0.0
     return out
 
 
-def histogram_edges(stats: np.ndarray, nominal: np.ndarray) -> np.ndarray:
-    """(outputs, 2) low and high edges from a pilot's min and max (``stats`` (outputs, 4)):
-    the range widened by half its width each side; around the nominal value when the pilot
-    has no valid sample, and a tiny width around a constant output."""
+#: The histogram range covers at least the first-order mean +- this many first-order sigmas.
+SPREAD = 8.0
+
+
+def histogram_edges(
+    stats: np.ndarray,
+    nominal: np.ndarray,
+    first_order_mean: np.ndarray | None = None,
+    first_order_std: np.ndarray | None = None,
+) -> np.ndarray:
+    """(outputs, 2) low and high edges from a pilot's min and max (``stats`` (outputs, 4)),
+    united with ``first_order_mean +- SPREAD first_order_std`` (so a pilot whose valid samples
+    are few, or none, or all equal, does not collapse the range), then widened by half its
+    width each side; around the nominal value when neither gives a range, and a tiny width
+    around a constant output."""
     low, high = stats[:, MIN].copy(), stats[:, MAX].copy()
     empty = ~np.isfinite(low)
     low[empty] = high[empty] = nominal[empty]
+    if first_order_mean is not None and first_order_std is not None:
+        spread = SPREAD * first_order_std
+        usable = np.isfinite(first_order_mean) & np.isfinite(spread) & (spread > 0)
+        low = np.where(usable, np.minimum(low, first_order_mean - spread), low)
+        high = np.where(usable, np.maximum(high, first_order_mean + spread), high)
     width = high - low
     pad = np.where(width > 0, 0.5 * width, np.maximum(np.abs(low) * 1e-9, 1e-300))
     return np.stack([low - pad, high + pad], axis=1)
 
 
-def _add_histogram(block: np.ndarray, stats: np.ndarray, plan: Plan, histogram: np.ndarray) -> None:
+def add_histogram(block: np.ndarray, stats: np.ndarray, plan: Plan, histogram: np.ndarray) -> None:
     """Add the block's (outputs, m) values to ``histogram`` (outputs, bins + 2) int64: bin 0
     underflow, 1..bins the bins, bins+1 overflow. A value's bin is ``1 + floor((x - low) bins
     / (high - low))`` clipped to [0, bins + 1], elementwise (the same for every chunking);
@@ -305,32 +373,49 @@ def _add_histogram(block: np.ndarray, stats: np.ndarray, plan: Plan, histogram: 
     histogram[rows] += counts.reshape(rows.size, bins + 2)
 
 
-def combine_blocks(counts: np.ndarray, stats: np.ndarray) -> tuple[int, np.ndarray]:
-    """``(count, (outputs, 4))``: all blocks' mean, M2, min and max, folded in block-index
-    order by Chan's update (module docstring): bit for bit the same for any chunking."""
-    n = 0
-    mean = np.full(stats.shape[1], np.nan)
-    m2 = np.full(stats.shape[1], np.nan)
-    low = np.full(stats.shape[1], np.inf)
-    high = np.full(stats.shape[1], -np.inf)
-    for b in range(counts.shape[0]):
-        nb = int(counts[b])
+class Fold:
+    """Blocks' statistics folded one after the other, in block-index order, by Chan's update
+    (module docstring): the caller feeds block 0, 1, 2... so the result is bit for bit the
+    same for any chunking. Holds one block's worth of state, whatever the number of blocks."""
+
+    def __init__(self, outputs: int) -> None:
+        self.n = 0
+        self.mean = np.full(outputs, np.nan)
+        self.m2 = np.full(outputs, np.nan)
+        self.low = np.full(outputs, np.inf)
+        self.high = np.full(outputs, -np.inf)
+
+    def add(self, nb: int, block: np.ndarray) -> None:
+        """Fold the next block: ``nb`` valid samples, ``block`` (outputs, 4) statistics."""
         if nb == 0:
-            continue
-        block = stats[b]
+            return
+        n = self.n
         if n == 0:
-            mean, m2 = block[:, MEAN].copy(), block[:, M2].copy()
+            self.mean, self.m2 = block[:, MEAN].copy(), block[:, M2].copy()
         else:
             total = n + nb
-            delta = block[:, MEAN] - mean
-            mean = mean + delta * (nb / total)
-            m2 = m2 + block[:, M2] + delta * delta * (float(n) * nb / total)
-        n += nb
-        low = np.minimum(low, block[:, MIN])
-        high = np.maximum(high, block[:, MAX])
-    if n == 0:
-        low[:] = high[:] = np.nan
-    return n, np.stack([mean, m2, low, high], axis=1)
+            delta = block[:, MEAN] - self.mean
+            self.mean = self.mean + delta * (nb / total)
+            self.m2 = self.m2 + block[:, M2] + delta * delta * (float(n) * nb / total)
+        self.n = n + nb
+        self.low = np.minimum(self.low, block[:, MIN])
+        self.high = np.maximum(self.high, block[:, MAX])
+
+    def result(self) -> tuple[int, np.ndarray]:
+        """``(count, (outputs, 4))``: mean, M2, min, max (NaN when no sample was valid)."""
+        low, high = self.low.copy(), self.high.copy()
+        if self.n == 0:
+            low[:] = high[:] = np.nan
+        return self.n, np.stack([self.mean, self.m2, low, high], axis=1)
+
+
+def combine_blocks(counts: np.ndarray, stats: np.ndarray) -> tuple[int, np.ndarray]:
+    """``(count, (outputs, 4))``: all blocks' mean, M2, min and max, folded in block-index
+    order by Chan's update (:class:`Fold`): bit for bit the same for any chunking."""
+    fold = Fold(stats.shape[1])
+    for b in range(counts.shape[0]):
+        fold.add(int(counts[b]), stats[b])
+    return fold.result()
 
 
 def percentiles_from_histogram(
@@ -361,9 +446,7 @@ def percentiles_from_histogram(
 def invalid_sample_error(result: Any, local: int, index: int) -> ParameterError:
     """The ParameterError for row ``local`` of a chunk's batch ``result``: the shape's rule,
     named after its parameter, with the sample's global ``index``."""
-    from ..batch.result import row_error
-
-    error = row_error(result, local, int(result.error_codes[local]), index=index)
+    error = result.error(local, index=index)
     return ParameterError(
         error.parameter,
         error.value,

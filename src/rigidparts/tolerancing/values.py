@@ -24,10 +24,14 @@ A text without a tolerance (``"0.4 m"``, ``0.4``) is an exact value, not a toler
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..errors import ParameterError
 from ..units import to_si
@@ -56,7 +60,10 @@ SYNTAX = (
 class Tolerance:
     """A toleranced value (SI floats): ``nominal``, the band ``minus`` below and ``plus`` above
     it (both >= 0) and the ``distribution`` (``"uniform"`` or ``"normal"``, module docstring).
-    For ``"normal"``, ``minus == plus`` is 3 sigma; :meth:`normal` builds one from sigma.
+    For ``"normal"``, ``minus == plus`` is 3 sigma: ``sigma`` defaults to ``minus / 3`` and,
+    when given, must agree with the band (so the band's validity checks always see 3 sigma);
+    :meth:`normal` builds one from sigma. Any real number is accepted (``np.float32``,
+    ``Fraction``, ``Decimal``) and stored as a float.
 
     >>> Tolerance(0.4, 1e-4, 1e-4)                 # 0.4 m +- 0.1 mm, uniform
     >>> Tolerance.normal(0.4, 3e-5)                # sigma 0.03 mm
@@ -70,9 +77,14 @@ class Tolerance:
     sigma: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("nominal", "minus", "plus"):
+        for name in ("nominal", "minus", "plus", "sigma"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float):
+            if name == "sigma" and value is None:
+                continue
+            # Any real number (np.float32, Fraction, Decimal...) is taken as its float.
+            if isinstance(value, bool | np.bool_) or not isinstance(
+                value, numbers.Real | decimal.Decimal
+            ):
                 raise ParameterError(name, value, "must be a number (SI units)")
             object.__setattr__(self, name, float(value))
         if not math.isfinite(self.nominal):
@@ -89,9 +101,17 @@ class Tolerance:
                     "plus", self.plus, f"must equal minus={self.minus!r} for a normal "
                     "distribution (the band is 3 sigma each way)",
                 )  # fmt: skip
-            sigma = self.minus / 3.0 if self.sigma is None else float(self.sigma)
+            # One rule: the band is 3 sigma. A sigma given with the band must agree with it (a
+            # sigma wider than its band would slip past the band's validity check).
+            sigma = self.minus / 3.0 if self.sigma is None else self.sigma
             if not 0.0 <= sigma < math.inf:
                 raise ParameterError("sigma", sigma, "must be non-negative and finite")
+            if not math.isclose(3.0 * sigma, self.minus, rel_tol=1e-12, abs_tol=0.0):
+                raise ParameterError(
+                    "sigma", sigma, f"must be a third of the band (minus = plus = {self.minus!r} "
+                    "= 3 sigma for a normal tolerance); Tolerance.normal(nominal, sigma) builds "
+                    "one from sigma",
+                )  # fmt: skip
             object.__setattr__(self, "sigma", sigma)
         elif self.sigma is not None:
             raise ParameterError("sigma", self.sigma, "is given only for a normal distribution")
@@ -99,7 +119,12 @@ class Tolerance:
     @classmethod
     def normal(cls, nominal: float, sigma: float) -> Tolerance:
         """``N(nominal, sigma^2)``: band ``minus = plus = 3 sigma``."""
-        return cls(nominal, 3.0 * sigma, 3.0 * sigma, "normal", sigma)
+        if not isinstance(sigma, bool | np.bool_) and isinstance(
+            sigma, numbers.Real | decimal.Decimal
+        ):
+            sigma = float(sigma)
+            return cls(nominal, 3.0 * sigma, 3.0 * sigma, "normal", sigma)
+        return cls(nominal, 0.0, 0.0, "normal", sigma)  # (the constructor names the bad sigma)
 
     @property
     def low(self) -> float:
