@@ -346,6 +346,13 @@ def _camera_pixels(camera: dict, points: np.ndarray, width: int, height: int) ->
     return np.column_stack([(x + 1) / 2 * width, (1 - y) / 2 * height, depth])
 
 
+def _clear_of_the_edges(pixels: np.ndarray, width: int, height: int, margin: float = 0.03) -> None:
+    """Every point inside the window and at least ``margin`` of its size from each edge (the
+    framing margin: an extreme point, such as a spring's anchor, is not cut by the edge)."""
+    assert np.all((pixels[:, 0] >= margin * width) & (pixels[:, 0] <= (1 - margin) * width))
+    assert np.all((pixels[:, 1] >= margin * height) & (pixels[:, 1] <= (1 - margin) * height))
+
+
 @pytest.mark.parametrize("scale", [0.005, 20.0])
 def test_camera_frames_small_and_large_models(tmp_path, scale):
     model = Model("crane")
@@ -370,8 +377,7 @@ def test_camera_frames_small_and_large_models(tmp_path, scale):
     for width, height in ((1200, 800), (600, 900)):
         pixels = _camera_pixels(scene["camera"], points, width, height)
         assert np.all(pixels[:, 2] > 0)  # in front of the camera
-        assert np.all((pixels[:, 0] >= 0) & (pixels[:, 0] <= width))
-        assert np.all((pixels[:, 1] >= 0) & (pixels[:, 1] <= height))
+        _clear_of_the_edges(pixels, width, height)
         spread = np.ptp(pixels[:, :2], axis=0)
         assert max(spread[0] / width, spread[1] / height) > 0.3  # not lost in the distance
     assert scene["camera"]["radius"] == pytest.approx(scale, rel=0.6)
@@ -826,3 +832,198 @@ def test_command_line_uses_the_one_opacity_and_fps_rules(tmp_path, capsys):
     argv = ["simulate", str(EXAMPLES / "pendulum.toml"), "--html", str(out), "--html-fps"]
     assert commands.main([*argv, "1001"]) == 2
     assert "from 0.1 to 1000" in capsys.readouterr().err and not out.exists()
+
+
+# -- rods ---------------------------------------------------------------------------------------
+
+
+def _rod_node_ends(m: np.ndarray) -> np.ndarray:
+    """The two ends of a rod drawn by a node of 4 x 4 matrix ``m`` over a unit cylinder along
+    y centred on the origin: the node's origin -/+ half its (scaled) y column."""
+    return np.stack([m[:3, 3] - 0.5 * m[:3, 1], m[:3, 3] + 0.5 * m[:3, 1]])
+
+
+def _frame_origin(model: Model, frame: str, rotation, position) -> np.ndarray:
+    """``p_WF = R_WA p_AF + p_WA`` of ``"BODY.FRAME"`` (the world origin for ``"world"``)."""
+    if frame == "world":
+        return np.zeros(3)
+    body, name = frame.split(".")
+    return np.asarray(rotation) @ np.asarray(model.frame_in_body(body, name)[1]) + position
+
+
+def sprung_arm() -> Model:
+    """The swinging bar with a spring from a world point to its far end (frame_b, 0.5 m from
+    the hinge): a frame off frame_a, so frame_in_body matters."""
+    model = pendulum_model()
+    model.add_rod("spring", "arm.frame_b", "world", rest_length=0.2, stiffness=40.0, damping=0.5)
+    return model
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: load_model(EXAMPLES / "spring_pendulum.toml"), sprung_arm]
+)
+def test_a_still_rod_spans_its_two_frames(tmp_path, make):
+    model = make()
+    path = tmp_path / "still.html"
+    write_html(model, path)
+    scene, _, _ = read_page(path)
+    frames = model.frame_poses()  # the model's own placement, "BODY.FRAME" -> (R, p)
+    for rod in model.rods.values():
+        ends = _rod_node_ends(transform_at(scene, f"/Rods/{rod.name}"))
+        expected = [
+            np.zeros(3) if f == "world" else frames[f][1] for f in (rod.frame_a, rod.frame_b)
+        ]
+        np.testing.assert_allclose(ends, np.stack(expected), rtol=0, atol=1e-12)
+        (obj,) = [
+            c
+            for c in commands_of(scene, "set_object")
+            if c["path"].startswith(f"/Rods/{rod.name}/")
+        ]
+        (geometry,) = obj["object"]["geometries"]
+        assert geometry["type"] == "CylinderGeometry" and geometry["height"] == 1.0
+        assert 0 < geometry["radiusTop"] == geometry["radiusBottom"] < 0.01 * rod.length(frames)
+        (material,) = obj["object"]["materials"]
+        assert material["color"] == int(viewer.ROD_COLOR[1:], 16)
+
+
+def test_rod_folder_and_framing(tmp_path):
+    """One node per rod in the folder "Rods" (none without rods); the camera's box holds the
+    rod's ends, so a spring anchored at the world origin, 0.6 m above the ball, is in view."""
+    model = load_model(EXAMPLES / "spring_pendulum.toml")
+    path = tmp_path / "spring.html"
+    write_html(model, path)
+    scene, _, _ = read_page(path)
+    rods = {c["path"] for c in scene["commands"] if c.get("path", "").startswith("/Rods/")}
+    assert rods == {"/Rods/spring", "/Rods/spring/cylinder"}
+    assert scene["bounds"]["high"][2] >= 0.0  # the anchor; the ball's top is at -0.59 m
+    ends = _rod_node_ends(transform_at(scene, "/Rods/spring"))
+    for width, height in ((1200, 800), (600, 900)):
+        pixels = _camera_pixels(scene["camera"], ends, width, height)
+        assert np.all(pixels[:, 2] > 0)
+        _clear_of_the_edges(pixels, width, height)
+    still = tmp_path / "plain.html"
+    write_html(pendulum_model(), still)
+    plain, _, _ = read_page(still)
+    assert not [c for c in plain["commands"] if c.get("path", "").startswith("/Rods")]
+
+
+@pytest.mark.parametrize(
+    ("make", "duration"),
+    [(lambda: load_model(EXAMPLES / "spring_pendulum.toml"), 0.4), (sprung_arm, 0.3)],
+)
+def test_rod_keyframes_follow_the_simulated_frames(tmp_path, make, duration):
+    """At every keyframe the rod's ends (position -/+ half its scaled length along its y axis,
+    the rotation from the keyframed quaternion through scipy) are the frames' origins computed
+    from the result's own body poses (quaternions through scipy) and ``model.frame_in_body``."""
+    model = make()
+    result = simulate(model, duration=duration, timestep=1e-3)
+    path = tmp_path / "run.html"
+    write_html(model, path, result=result)
+    scene, _, _ = read_page(path)
+    (animation,) = commands_of(scene, "set_animation")
+    clips = {a["path"]: a["clip"] for a in animation["animations"]}
+    assert set(clips) == {f"/Bodies/{n}" for n in model.bodies} | {f"/Rods/{n}" for n in model.rods}
+    t0 = result.time[0]
+    for rod in model.rods.values():
+        tracks = {t["name"]: t for t in clips[f"/Rods/{rod.name}"]["tracks"]}
+        assert set(tracks) == {".position", ".quaternion", ".scale"}
+        assert tracks[".scale"]["type"] == "vector3"
+        times = np.array(tracks[".position"]["times"])
+        assert tracks[".quaternion"]["times"] == tracks[".scale"]["times"] == list(times)
+        index = np.searchsorted(result.time - t0, times)
+        np.testing.assert_array_equal(result.time[index] - t0, times)
+        assert len(index) == scene["animation"]["keyframes"] > 2
+        middle = np.array(tracks[".position"]["values"]).reshape(-1, 3)
+        axis = Rotation.from_quat(np.array(tracks[".quaternion"]["values"]).reshape(-1, 4))
+        scale = np.array(tracks[".scale"]["values"]).reshape(-1, 3)
+        np.testing.assert_array_equal(scale[:, [0, 2]], 1.0)
+        half = 0.5 * scale[:, 1:2] * axis.as_matrix()[:, :, 1]
+        for k, i in enumerate(index):
+            expected = []
+            for frame in (rod.frame_a, rod.frame_b):
+                body = frame.split(".")[0]
+                if frame == "world":
+                    expected.append(np.zeros(3))
+                    continue
+                rotation = Rotation.from_quat(
+                    result.body_quaternions[body][i], scalar_first=True
+                ).as_matrix()
+                expected.append(
+                    _frame_origin(model, frame, rotation, result.body_positions[body][i])
+                )
+            np.testing.assert_allclose(middle[k] - half[k], expected[0], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(middle[k] + half[k], expected[1], rtol=0, atol=1e-12)
+    # the rod moved: its length changed over the run
+    lengths = np.array(tracks[".scale"]["values"]).reshape(-1, 3)[:, 1]
+    assert np.ptp(lengths) > 1e-4
+
+
+def test_a_zero_length_rod_is_drawn_finite(tmp_path):
+    """A rod between two frames at one point: a finite, non-singular node a hair long at the
+    point (three.js decomposes a singular matrix into NaN), still and keyframed."""
+    model = Model("point")
+    model.add_body("arm", rp.Box(length=0.5, width=0.06, height=0.06, axis=(0, 0, -1)))
+    model.add_joint("hinge", "revolute", "world", "arm.frame_a", axis=(0, 1, 0), initial="30 deg")
+    model.add_rod("nil", "world", "arm.frame_a", rest_length=0.0, stiffness=10.0)
+    result = simulate(model, duration=0.05, timestep=1e-3)
+    path = tmp_path / "nil.html"
+    write_html(model, path, result=result)
+    scene, _, _ = read_page(path)
+    m = transform_at(scene, "/Rods/nil")
+    assert np.all(np.isfinite(m))
+    np.testing.assert_array_equal(m[:3, 3], 0.0)
+    size = float(np.max(np.subtract(scene["bounds"]["high"], scene["bounds"]["low"])))
+    assert 0.0 < abs(np.linalg.det(m[:3, :3])) and np.linalg.norm(m[:3, 1]) < 1e-6 * size
+    (animation,) = commands_of(scene, "set_animation")
+    (clip,) = [a["clip"] for a in animation["animations"] if a["path"] == "/Rods/nil"]
+    for track in clip["tracks"]:
+        values = np.array(track["values"])
+        assert np.all(np.isfinite(values))
+        if track["name"] == ".scale":
+            assert np.all(values > 0)
+        if track["name"] == ".position":
+            np.testing.assert_allclose(values, 0.0, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(-1e3, 1e3), min_size=3, max_size=3),
+    st.lists(st.floats(-1e3, 1e3), min_size=3, max_size=3),
+    st.sampled_from([None, "y", "-y"]),
+)
+def test_rod_transforms_place_a_unit_cylinder_between_the_ends(start, end, along):
+    from rigidparts.viz.threejs import rod_transforms
+
+    start = np.array(start)
+    if along is not None:  # the rod along +y or -y exactly: the axis of the turn degenerates
+        end = start + np.array([0.0, 1.0 if along == "y" else -1.0, 0.0]) * (abs(end[1]) + 1e-3)
+    end = np.array(end)
+    middle, rotation, length, shown = rod_transforms(start, end, 1e-9)
+    (r,) = rotation
+    np.testing.assert_allclose(r @ r.T, np.eye(3), atol=1e-12)
+    assert np.linalg.det(r) == pytest.approx(1.0)
+    assert length[0] == pytest.approx(math.dist(start, end), rel=1e-12, abs=1e-300)
+    tol = 1e-12 * max(1.0, float(np.max(np.abs([start, end]))))
+    assert shown[0] == max(length[0], 1e-9)
+    if length[0] > 1e-9:
+        np.testing.assert_allclose(middle[0] - 0.5 * shown[0] * r[:, 1], start, atol=tol)
+        np.testing.assert_allclose(middle[0] + 0.5 * shown[0] * r[:, 1], end, atol=tol)
+    else:
+        assert shown[0] == 1e-9  # shorter than the floor: drawn a hair long at its middle
+        np.testing.assert_allclose(middle[0], 0.5 * (start + end), rtol=0, atol=tol)
+
+
+def test_rod_transforms_of_tiny_and_zero_rods():
+    """Lengths that would underflow a naive normalisation still give a unit axis; zero keeps
+    the identity and the floor."""
+    from rigidparts.viz.threejs import rod_transforms
+
+    starts = np.zeros((3, 3))
+    ends = np.array([[0.0, 0.0, 1e-310], [3e-320, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    middle, rotation, length, shown = rod_transforms(starts, ends, 1e-9)
+    np.testing.assert_allclose(rotation[0][:, 1], [0, 0, 1], atol=1e-15)
+    np.testing.assert_allclose(rotation[1][:, 1], [1, 0, 0], atol=1e-15)
+    np.testing.assert_array_equal(rotation[2], np.eye(3))
+    assert np.all(np.isfinite(middle)) and np.all(np.isfinite(rotation))
+    np.testing.assert_array_equal(length, [1e-310, 3e-320, 0.0])
+    np.testing.assert_array_equal(shown, 1e-9)  # drawn a hair long, never singular

@@ -253,3 +253,32 @@ def test_small_and_large_bodies_open_framed(tmp_path, scale):
     assert inside.all()  # and not cut off by the window's edges
     centre = _projected(scene, bar.center_of_mass)
     assert np.linalg.norm(pixels.mean(axis=0) - centre) < 0.05 * WIDTH
+
+
+def test_rod_drawn_between_its_frames(tmp_path):
+    """The spring pendulum's rod (a spring from the world origin to the ball): pixels of the
+    rods' teal (nothing else is teal) along the projection of the segment between its two
+    frames, covering most of it: the anchor in the world is in view."""
+    from rigidparts.viz.html import ROD_COLOR
+
+    model = rp.load_model(Path(__file__).resolve().parents[1] / "examples/spring_pendulum.toml")
+    path = tmp_path / "spring.html"
+    rp.view(model, path, frames=False, com=False, joints=False, world=False, labels=False)
+    scene = _scene_of(path)
+    shot = tmp_path / "spring.png"
+    _chromium(tmp_path, path.as_uri(), f"--screenshot={shot}")
+    image = np.asarray(Image.open(shot).convert("RGB"), dtype=np.float64) / 255.0
+    hsv = np.apply_along_axis(lambda p: colorsys.rgb_to_hsv(*p), -1, image)
+    rgb = [int(ROD_COLOR[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    hue = colorsys.rgb_to_hsv(*rgb)[0]
+    mask = (np.abs(hsv[..., 0] - hue) < 0.04) & (hsv[..., 1] > 0.5) & (hsv[..., 2] > 0.15)
+    ys, xs = np.nonzero(mask)
+    pixels = np.column_stack([xs, ys]).astype(np.float64)
+    assert len(pixels) > 200, len(pixels)
+    a = _projected(scene, np.zeros(3))
+    b = _projected(scene, model.frame_poses()["bob.frame_a"][1])
+    along = b - a
+    s = (pixels - a) @ along / (along @ along)  # 0 at the anchor, 1 at the ball's centre
+    off = np.abs((pixels - a) @ np.array([-along[1], along[0]])) / np.linalg.norm(along)
+    assert np.all(off < 0.02 * WIDTH), off.max()  # on the segment's line
+    assert s.min() < 0.05 and s.max() > 0.9, (s.min(), s.max())  # from the anchor to the ball

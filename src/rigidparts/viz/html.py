@@ -16,21 +16,28 @@ What the scene shows (meshcat's control panel, top right, shows or hides each pa
 - ``Centres of mass/<body>``: the centre-of-mass symbol; ``Inertia/<body>``: the equivalent
   inertia ellipsoid (same mass and principal moments; hidden unless ``inertia=True``);
 - ``Joints/<joint>``: a model's joint axes (:func:`~.scene.joint_marks`);
+- ``Rods/<rod>``: a model's rods (massless spring-dampers, :mod:`rigidparts.model.rods`), each
+  a thin cylinder in :data:`ROD_COLOR` from its frame_a's origin to its frame_b's (the world
+  origin for ``"world"``), :data:`ROD_RADIUS_FRACTION` of the scene's largest extent thick;
 - meshcat's own ``Axes`` (the world frame, scaled to the triads) and ``Grid`` (the ground: a
   grid of 1, 2 or 5 x 10^k m squares in the plane z = min(0, lowest point)).
 
 The camera looks at the centre of the box that holds everything drawn (at every sampled time)
 from the direction of ``view`` = (elevation, azimuth) in degrees, far enough that the box's
-bounding sphere fills the narrower field of view; near and far planes at 1/1000 and 100 times
-that distance. So a 5 mm part and a 20 m crane both open framed.
+bounding sphere, :data:`FRAMING_MARGIN` times larger, fills the narrower field of view; near
+and far planes at 1/1000 and 100 times that distance. So a 5 mm part and a 20 m crane both open framed.
 
 Playback (``result``, a :class:`rigidparts.sim.SimulationResult` of the model): each body's
 simulated frame_a pose (``result.body_positions`` and ``result.body_quaternions``, as MuJoCo
 computed them, not re-derived) becomes a keyframe of a meshcat ``set_animation`` clip, and
 three.js interpolates between keyframes (linearly and by slerp) as it plays. Keyframes are the
 recorded samples nearest ``t_0 + k / fps`` (``fps`` 30 by default; no interpolation), at most
-``max_keyframes`` (1800) of them and at most ``POSE_BUDGET`` (12 000) poses over all bodies:
-beyond that the keyframes spread evenly over the run. A 10 s run recorded every 1 ms (10 001
+``max_keyframes`` (1800) of them and at most ``POSE_BUDGET`` (12 000) poses over all bodies
+and rods: beyond that the keyframes spread evenly over the run. Each rod's node is animated too
+(``.position``, ``.quaternion`` and ``.scale`` tracks): its ends at a keyframe are the
+keyframed body poses composed with its frames' offsets in their bodies (``model.frame_in_body``;
+:func:`_rod_ends`, the same placement as the still scene's), the unit cylinder turned and
+stretched between them by :func:`.threejs.rod_transforms`. A 10 s run recorded every 1 ms (10 001
 samples) becomes 301 keyframes. The file is about 0.9 MB of viewer, each pose about 180 bytes
 of JSON, and the meshes: a few MB for the shipped examples, more for large models, which grow
 with their meshes (a 300-body chain: 6.4 MB; docs/viewer.md). meshcat's Animations panel
@@ -56,6 +63,7 @@ import numpy as np
 
 from ..component import Component
 from ..errors import ParameterError
+from ..transforms import matrix_to_quaternion
 from .geometry import SHARP_ANGLE, PlacedBody, eye_direction, frame_triads, inertia_ellipsoid
 from .labels import merge_coincident
 from .scene import (
@@ -70,7 +78,7 @@ from .scene import (
     placed_model,
     scene_limits,
 )
-from .threejs import ObjectBuilder, matrix
+from .threejs import ObjectBuilder, matrix, rod_transforms
 from .trajectory import check_keyframe_fps, check_number, result_arrays, sample_indices
 
 __all__ = [
@@ -81,6 +89,8 @@ __all__ = [
     "HTML_SUFFIXES",
     "PICTURE_SUFFIXES",
     "POSE_BUDGET",
+    "ROD_COLOR",
+    "ROD_RADIUS_FRACTION",
     "html_scene",
     "keyframe_indices",
     "require_viewer",
@@ -98,6 +108,14 @@ DEFAULT_MAX_KEYFRAMES = 1800
 POSE_BUDGET = 12_000
 #: The vertical field of view of the camera, degrees.
 FIELD_OF_VIEW = 40.0
+#: The sphere the camera frames is the bounding sphere this much larger: the model's extreme
+#: points (a spring's anchor, a crane's tip) stay clear of the window's edges and labels.
+FRAMING_MARGIN = 1.1
+#: The colour of the rods (teal: apart from the triads' red, green and blue, the joints' purple
+#: and the ellipsoids' orange).
+ROD_COLOR = "#0b8f8a"
+#: A rod's radius as a fraction of the largest extent of the box that holds the scene.
+ROD_RADIUS_FRACTION = 0.004
 #: Light, grey-blue background (top, bottom), RGB in [0, 1]: dark labels and edges read on it.
 BACKGROUND = ((0.97, 0.975, 0.98), (0.80, 0.83, 0.87))
 
@@ -209,7 +227,8 @@ def keyframe_indices(
 ) -> np.ndarray:
     """The indices of the recorded samples that become keyframes (module docstring):
     :func:`.trajectory.sample_indices` with at least 2 instants (both ends of a run shorter
-    than ``1 / fps``) and at most ``min(max_keyframes, POSE_BUDGET // bodies)``; increasing,
+    than ``1 / fps``) and at most ``min(max_keyframes, POSE_BUDGET // bodies)`` (``bodies``:
+    the animated nodes, bodies and rods); increasing,
     without repeats (a sparse record may give the same nearest sample twice), the first and
     the last sample always included."""
     time = np.asarray(time, dtype=np.float64).reshape(-1)
@@ -218,6 +237,31 @@ def keyframe_indices(
     if len(nearest):
         nearest[0], nearest[-1] = 0, len(time) - 1
     return np.unique(nearest)
+
+
+# -- rods -------------------------------------------------------------------------------------
+
+
+def _rod_ends(model: Any, poses: Mapping[str, PlacedBody]) -> dict[str, np.ndarray]:
+    """``rod name -> (2, 3)``: the world origins of each rod's two frames (m) with the bodies
+    at ``poses`` (their frame_a poses ``R_WA``, ``p_WAo``): ``X_WF = X_WA X_AF``
+    (:func:`rigidparts.transforms.compose` with ``model.frame_in_body``), the world origin for
+    ``"world"``. The still scene passes the model's initial poses, playback each keyframe's
+    simulated ones."""
+    from ..transforms import compose
+
+    def origin(frame: str) -> np.ndarray:
+        if frame == "world":
+            return np.zeros(3)
+        body, name = frame.split(".", 1)
+        placed = poses[body]
+        x_wa = (np.asarray(placed.rotation), np.asarray(placed.position))
+        return np.asarray(compose(x_wa, model.frame_in_body(body, name))[1], dtype=np.float64)
+
+    return {
+        rod.name: np.stack([origin(rod.frame_a), origin(rod.frame_b)])
+        for rod in model.rods.values()
+    }
 
 
 # -- the scene ----------------------------------------------------------------------------------
@@ -353,7 +397,9 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     if result is not None:
         run = result_arrays(model, result, quaternions=True)
         time = run.time
-        keep = keyframe_indices(time, opts["fps"], opts["max_keyframes"], len(subjects))
+        keep = keyframe_indices(
+            time, opts["fps"], opts["max_keyframes"], len(subjects) + len(model.rods)
+        )
         times = time[keep] - time[0]
         animation = {
             "start": float(time[0]),
@@ -394,6 +440,12 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     )
     scenes = [template.posed(list(poses.values()), []) for poses in poses_at]
     low, high, fraction = scene_limits(scenes, points=lambda body: hulls[id(body)])
+    # the rods' ends at every keyframe: a spring anchored in the world stays in view
+    rod_ends = [_rod_ends(model, poses) for poses in poses_at] if model is not None else []
+    ends = [e for instant in rod_ends for e in instant.values()]
+    if ends:
+        points = np.concatenate(ends)
+        low, high = np.minimum(low, points.min(axis=0)), np.maximum(high, points.max(axis=0))
     triad = opts["triad_length"] or fraction
     if not triad > 0.0:  # a body without extent: any visible length
         triad = TRIAD_FRACTION * max(float(np.max(high - low)), 1e-3)
@@ -502,6 +554,17 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
             scene.set_transform(f"{path}/label", None, tip)
             scene.label(f"{path}/label/text", joint.name, color=JOINT_COLOR, visible=opts["labels"])
 
+    # rods: one node per rod in the world, a unit cylinder along its y axis stretched between
+    # the two frames' origins (threejs.rod_transforms); a zero-length rod is drawn a hair long
+    rod_radius = ROD_RADIUS_FRACTION * float(np.max(high - low))
+    rod_floor = 1e-6 * rod_radius
+    for rod_name, (start, end) in (rod_ends[0] if rod_ends else {}).items():
+        middle_, rotation_, _, shown_ = rod_transforms(start, end, rod_floor)
+        path = f"/Rods/{rod_name}"
+        scene.set_transform(path, rotation_[0], middle_[0], [1.0, float(shown_[0]), 1.0])
+        builder = scene.builder()
+        scene.set_object(f"{path}/cylinder", builder, builder.rod(rod_radius, ROD_COLOR))
+
     for folder, flag in (
         ("/Frames", "frames"),
         ("/Centres of mass", "com"),
@@ -526,13 +589,14 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     # lights: meshcat's point lights sit 2 m away and fade out at 10 m; move them with the
     # model's size and let them reach everywhere (distance 0: no fading)
     middle = 0.5 * (low + high)
-    radius = 0.5 * float(np.linalg.norm(high - low))
+    bounding = 0.5 * float(np.linalg.norm(high - low))
+    radius = FRAMING_MARGIN * bounding  # the camera's sphere: a margin round the model
     for light, offset in (
         ("PointLightNegativeX", (1.5, 1.5, 2.0)),
         ("PointLightPositiveX", (-1.5, -1.5, 2.0)),
     ):
         path = f"/Lights/{light}/<object>"
-        scene.set_property(path, "position", list(middle + radius * np.asarray(offset)))
+        scene.set_property(path, "position", list(middle + bounding * np.asarray(offset)))
         scene.set_property(path, "distance", 0.0)
 
     if animation is not None:
@@ -561,6 +625,34 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
                                 "times": times,
                                 "values": [float(v) for v in xyzw.reshape(-1)],
                             },
+                        ],
+                    },
+                }
+            )
+        for rod_name in model.rods:
+            ends_k = np.stack([instant[rod_name] for instant in rod_ends])  # (K, 2, 3)
+            middles, rotations, _, shown = rod_transforms(ends_k[:, 0], ends_k[:, 1], rod_floor)
+            xyzw = matrix_to_quaternion(rotations)[:, [1, 2, 3, 0]]
+            scales = np.stack([np.ones_like(shown), shown, np.ones_like(shown)], axis=1)
+            clips.append(
+                {
+                    "path": f"/Rods/{rod_name}",
+                    "clip": {
+                        "name": "default",
+                        "fps": 1.0,
+                        "duration": animation["duration"],
+                        "tracks": [
+                            {
+                                "name": name_,
+                                "type": kind,
+                                "times": times,
+                                "values": [float(v) for v in values.reshape(-1)],
+                            }
+                            for name_, kind, values in (
+                                (".position", "vector3", middles),
+                                (".quaternion", "quaternion", xyzw),
+                                (".scale", "vector3", scales),  # three.js animates Object3D.scale
+                            )
                         ],
                     },
                 }

@@ -190,7 +190,8 @@ _SCRIPT = r"""
     }
   });
 
-  // The camera: the bounding sphere of everything drawn fills the narrower field of view.
+  // The camera: the sphere of scene.camera (everything drawn, with a margin) fills the
+  // narrower field of view.
   function frameCamera() {
     var c = scene.camera, camera = viewer.camera;
     camera.fov = c.fov;

@@ -1,6 +1,7 @@
 """three.js JSON objects (the Object format 4 that ``THREE.ObjectLoader`` reads, as meshcat's
 ``set_object`` command carries it) for the parts of a viewer scene: a body's mesh with its
-sharp edges, frame triads, the centre-of-mass marker, the inertia ellipsoid, joint axes.
+sharp edges, frame triads, the centre-of-mass marker, the inertia ellipsoid, joint axes, rods
+(a unit cylinder placed between two points by :func:`rod_transforms`).
 
 Numbers only, no three.js here. Lengths in m, in the coordinates of the node the object is set
 on; 4 x 4 matrices are written column-major (three.js ``Matrix4.fromArray``). Identifiers are
@@ -11,6 +12,7 @@ the same file.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -22,6 +24,7 @@ __all__ = [
     "arrow_children",
     "color_int",
     "matrix",
+    "rod_transforms",
     "rounded",
 ]
 
@@ -70,6 +73,51 @@ def _rotation_y_to(direction: Any) -> np.ndarray:
     x /= np.linalg.norm(x)
     z = np.cross(x, d)
     return np.column_stack([x, d, z])
+
+
+def rod_transforms(
+    start: Any, end: Any, min_length: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(midpoints (N, 3), rotations (N, 3, 3), lengths (N,), shown (N,))`` that place a
+    unit cylinder along +y (three.js's ``CylinderGeometry`` of height 1, centred on the origin)
+    between the points ``start`` and ``end`` (``(3,)`` or ``(N, 3)``, m): the node's matrix is
+    ``[R diag(1, shown, 1) | midpoint]``, so the cylinder's ends are ``midpoint -/+ shown / 2
+    R e_y`` = ``start`` and ``end``.
+
+    ``R`` is the smallest rotation taking +y to ``u = (end - start) / L``, ``L = |end -
+    start|``: Rodrigues' formula (:func:`rigidparts.transforms.rotation_about_axis`) about
+    ``e_y x u`` by ``atan2(|e_y x u|, e_y . u)``, turning smoothly as ``u`` moves (slerp between
+    keyframes then follows the rod); half a turn about x when ``u = -e_y``. ``u`` is normalised
+    after dividing by its largest component, so a tiny ``L`` neither underflows nor overflows.
+    ``shown = max(L, min_length)``: a rod shorter than ``min_length`` (> 0; zero keeps
+    ``R = 1``) is drawn that long, since a zero scale would make the node's matrix singular and
+    three.js's decomposition of it NaN (and float32 flushes a subnormal scale to zero)."""
+    from ..transforms import rotation_about_axis
+
+    a = np.atleast_2d(np.asarray(start, dtype=np.float64))
+    b = np.atleast_2d(np.asarray(end, dtype=np.float64))
+    a, b = np.broadcast_arrays(a, b)
+    delta = b - a
+    midpoints = a + 0.5 * delta
+    lengths = np.zeros(len(delta))
+    rotations = np.repeat(np.eye(3)[None], len(delta), axis=0)
+    y = np.array([0.0, 1.0, 0.0])
+    for k, d in enumerate(delta):
+        big = float(np.max(np.abs(d)))
+        if big == 0.0:
+            continue
+        u = d / big
+        lengths[k] = big * float(np.linalg.norm(u))
+        u /= np.linalg.norm(u)
+        axis = np.cross(y, u)
+        sine = float(np.linalg.norm(axis))
+        if sine == 0.0:
+            if u[1] < 0.0:
+                rotations[k] = rotation_about_axis((1.0, 0.0, 0.0), np.pi)
+            continue
+        rotations[k] = rotation_about_axis(axis / sine, math.atan2(sine, float(u[1])))
+    shown = np.maximum(lengths, float(min_length))
+    return midpoints, rotations, lengths, shown
 
 
 class ObjectBuilder:
@@ -204,6 +252,20 @@ class ObjectBuilder:
         for axis, color in zip(np.eye(3), colors, strict=True):
             children += arrow_children(self, shaft, head, self.phong(color), axis, length)
         return self.node("Group", name="triad", children=children)
+
+    def rod(self, radius: float, color: Any) -> dict[str, Any]:
+        """A rod: a cylinder of ``radius`` and height 1 along the node's y axis, centred on its
+        origin (the node's matrix, :func:`rod_transforms`, stretches it between the ends)."""
+        cylinder = self.geometry(
+            {
+                "type": "CylinderGeometry",
+                "radiusTop": radius,
+                "radiusBottom": radius,
+                "height": 1.0,
+                "radialSegments": 12,
+            }
+        )
+        return self.node("Mesh", cylinder, self.phong(color), name="rod")
 
     def com_marker(self, radius: float, center: Any) -> dict[str, Any]:
         """The centre-of-mass symbol: a sphere of ``radius`` in black and white octants."""
