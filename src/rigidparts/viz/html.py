@@ -25,7 +25,8 @@ What the scene shows (meshcat's control panel, top right, shows or hides each pa
 The camera looks at the centre of the box that holds everything drawn (at every sampled time)
 from the direction of ``view`` = (elevation, azimuth) in degrees, far enough that the box's
 bounding sphere, :data:`FRAMING_MARGIN` times larger, fills the narrower field of view; near
-and far planes at 1/1000 and 100 times that distance. So a 5 mm part and a 20 m crane both open framed.
+and far planes at 1/1000 and 100 times that distance. So a 5 mm part and a 20 m crane both
+open framed.
 
 Playback (``result``, a :class:`rigidparts.sim.SimulationResult` of the model): each body's
 simulated frame_a pose (``result.body_positions`` and ``result.body_quaternions``, as MuJoCo
