@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import numbers
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -37,6 +37,20 @@ def readonly(array: Any) -> Any:
     if isinstance(array, np.ndarray) and array.flags.writeable:
         array.setflags(write=False)
     return array
+
+
+#: The per-row arrays of a :class:`BatchMassProperties` (every field but ``spec`` and
+#: ``inputs``): what taking rows or computing a lazy result maps over.
+ROW_ARRAYS = (
+    "mass",
+    "volume",
+    "density",
+    "center_of_mass",
+    "inertia",
+    "error_codes",
+    "canonical_moments",
+    "rotation_from_canonical",
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -124,8 +138,7 @@ class BatchMassProperties:
         if not -n <= index < n:
             raise IndexError(f"row {index} out of range for a batch of {n}")
         i = int(index) % n
-        row = self._rows(slice(i, i + 1)).compute() if self.lazy else self
-        j = 0 if self.lazy else i
+        row, j = self._numpy_row(i)
         code = int(row.error_codes[j])
         if code:
             raise row_error(row, j, code, index=i)
@@ -146,30 +159,25 @@ class BatchMassProperties:
             return readonly(array[index])
 
         try:
-            arrays = [
-                take(a)
-                for a in (
-                    self.mass,
-                    self.volume,
-                    self.density,
-                    self.center_of_mass,
-                    self.inertia,
-                    self.error_codes,
-                    self.canonical_moments,
-                    self.rotation_from_canonical,
-                )
-            ]
+            arrays = {name: take(getattr(self, name)) for name in ROW_ARRAYS}
         except IndexError as exc:
             raise IndexError(f"{exc} (a batch of {len(self)} rows)") from None
         inputs = MappingProxyType({name: take(a) for name, a in self.inputs.items()})
-        return BatchMassProperties(self.spec, *arrays[:6], inputs, *arrays[6:])
+        return replace(self, inputs=inputs, **arrays)
+
+    def _numpy_row(self, i: int) -> tuple[BatchMassProperties, int]:
+        """``(result, j)``: row ``i`` (in range) is row ``j`` of ``result``, a numpy-backed
+        result (this one, or the computed row of a lazy one)."""
+        if self.lazy:
+            return self._rows(slice(i, i + 1)).compute(), 0
+        return self, i
 
     def error(self, i: int, index: int | None = None) -> ParameterError | None:
         """The ParameterError the shape's class raises for row ``i``'s arguments (``index``
         names the row in the message: default ``i``; a caller that computed a slice of a
         larger set passes the global index), or None for a valid row. Not raised: returned."""
         i = range(len(self))[i]  # IndexError beyond the rows
-        row, j = (self._rows(slice(i, i + 1)).compute(), 0) if self.lazy else (self, i)
+        row, j = self._numpy_row(i)
         code = int(row.error_codes[j])
         if not code:
             return None
@@ -230,21 +238,13 @@ class BatchMassProperties:
             return self
         import dask
 
-        names = list(self.inputs)
-        arrays = (
-            self.mass,
-            self.volume,
-            self.density,
-            self.center_of_mass,
-            self.inertia,
-            self.error_codes,
-            self.canonical_moments,
-            self.rotation_from_canonical,
-            *self.inputs.values(),
-        )
+        # One compute of everything (shared graph pieces run once); inputs may share a name
+        # with an output (``mass``), so the two groups are split by position.
+        arrays = [getattr(self, name) for name in ROW_ARRAYS] + list(self.inputs.values())
         done = [readonly(np.asarray(a)) for a in dask.compute(*arrays, **dask_options)]
-        inputs = MappingProxyType(dict(zip(names, done[8:], strict=True)))
-        return BatchMassProperties(self.spec, *done[:6], inputs, *done[6:8])
+        outputs, given = done[: len(ROW_ARRAYS)], done[len(ROW_ARRAYS) :]
+        inputs = MappingProxyType(dict(zip(self.inputs, given, strict=True)))
+        return replace(self, inputs=inputs, **dict(zip(ROW_ARRAYS, outputs, strict=True)))
 
     def __repr__(self) -> str:
         kind = "dask" if self.lazy else "numpy"
