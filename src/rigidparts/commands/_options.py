@@ -525,3 +525,33 @@ def format_table(body: Any, units: Any = None) -> str:
             lines.append(f"      {'':<10} rotation {rows[0]}")
             lines += [f"      {'':<10}          {row}" for row in rows[1:]]
     return "\n".join(lines)
+
+
+def shape_parsers(
+    parser: argparse.ArgumentParser,
+    specs: list[ShapeSpec],
+    *,
+    help_text: str,
+    description: str,
+    epilog: str,
+) -> list[tuple[ShapeSpec, argparse.ArgumentParser]]:
+    """One sub-parser of ``parser`` per shape of ``specs``, named by its command (``rigidparts
+    mesh SHAPE``, ``rigidparts tolerance SHAPE``): ``help_text`` and ``description`` are
+    formatted with ``summary`` (the shape's one-line summary). Returns ``(spec, sub-parser)``
+    pairs for the command to add its own options."""
+    shapes = parser.add_subparsers(
+        dest="shape_command", metavar="SHAPE", required=True, parser_class=type(parser)
+    )
+    return [
+        (
+            spec,
+            shapes.add_parser(
+                spec.command,
+                help=help_text.format(summary=spec.summary),
+                description=description.format(summary=spec.summary),
+                epilog=epilog,
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            ),
+        )
+        for spec in specs
+    ]

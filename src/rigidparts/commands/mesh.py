@@ -24,6 +24,7 @@ from ._options import (
     check_output,
     check_suffix,
     sections,
+    shape_parsers,
     warn_large_coordinates,
 )
 
@@ -93,19 +94,13 @@ def register(subparsers: Any) -> None:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    shapes = parser.add_subparsers(
-        dest="shape_command", metavar="SHAPE", required=True, parser_class=type(parser)
-    )
-    for spec in SHAPES.values():
-        if spec.mesh is None:
-            continue
-        p = shapes.add_parser(
-            spec.command,
-            help=f"the mesh of {spec.summary}",
-            description=f"Write the surface mesh of {spec.summary} (frame_a coordinates, m).",
-            epilog=epilog,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+    for spec, p in shape_parsers(
+        parser,
+        [spec for spec in SHAPES.values() if spec.mesh is not None],
+        help_text="the mesh of {summary}",
+        description="Write the surface mesh of {summary} (frame_a coordinates, m).",
+        epilog=epilog,
+    ):
         out = p.add_argument_group("output")
         out.add_argument(
             "-o",

@@ -20,7 +20,13 @@ import sys
 from typing import Any
 
 from ..shapes import SHAPES
-from ._options import UsageError, add_body_options, add_output_options, check_output
+from ._options import (
+    UsageError,
+    add_body_options,
+    add_output_options,
+    check_output,
+    shape_parsers,
+)
 
 __all__ = ["register", "run"]
 
@@ -119,19 +125,13 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    shapes = parser.add_subparsers(
-        dest="shape_command", metavar="SHAPE", required=True, parser_class=type(parser)
-    )
-    for spec in SHAPES.values():
-        if spec.tier != 1:
-            continue
-        p = shapes.add_parser(
-            spec.command,
-            help=f"a tolerance study of {spec.summary}",
-            description=f"Monte-Carlo tolerance study of {spec.summary}.",
-            epilog=EPILOG,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+    for spec, p in shape_parsers(
+        parser,
+        [spec for spec in SHAPES.values() if spec.tier == 1],
+        help_text="a tolerance study of {summary}",
+        description="Monte-Carlo tolerance study of {summary}.",
+        epilog=EPILOG,
+    ):
         study = p.add_argument_group("study")
         study.add_argument(
             "--samples", type=_number, default=100_000, metavar="N",
