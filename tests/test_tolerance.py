@@ -495,7 +495,7 @@ def test_cli_table(capsys):
         (["--radius-c", "0.4 m +- 1 mm"], "unrecognized arguments"),
         (["--radius-a", "0.4 m +- 1 mm", "--on-invalid", "mask"], "invalid choice"),
         (["--radius-a", "0.4 m +- 1 mm", "-o", "spread.txt"], "must end in"),
-        (["--radius-a", "0.4 m +- 1 mm", "--extra-frame", "0.5"], "takes none"),
+        (["--radius-a", "0.4 m +- 1 mm", "--extra-frame", "0.5"], "unrecognized arguments"),
         (
             ["--inner-radius-a", "0.4 m +- 1 mm", "--on-invalid", "error", "--samples", "100"],
             "must not exceed radius_a",

@@ -263,9 +263,13 @@ def _dimension_help(param: Param) -> str:
     return f"{param.help}; default {_show_default(param.default, param.kind)}".replace("%", "%%")
 
 
-def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
+def add_body_options(
+    parser: argparse.ArgumentParser, spec: ShapeSpec, *, frames: bool = True
+) -> None:
     """Add the options of one body of shape ``spec`` to ``parser`` (the shape's command, and
-    ``mesh SHAPE`` / ``view SHAPE``); :func:`body_from_args` builds the body from them."""
+    ``mesh SHAPE`` / ``view SHAPE``); :func:`body_from_args` builds the body from them.
+    ``frames=False`` leaves out the extra frames (a tolerance study: frames do not change the
+    mass properties)."""
     kinds = [p.kind for p in spec.params]
     with_units = [UNITS[k] for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
     examples = [_UNIT_EXAMPLES[k] for k in dict.fromkeys(kinds) if k in _UNIT_EXAMPLES]
@@ -337,10 +341,11 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
         metavar="MASS",
         help="mass in kg or with units ('2.5 kg'); the density is then mass / volume",
     )
-    if spec.extra_frames is not None:
-        frames = parser.add_argument_group("extra frames")
-    if spec.extra_frames == "axial":
-        frames.add_argument(
+    kind = spec.extra_frames if frames else None
+    if kind is not None:
+        group = parser.add_argument_group("extra frames")
+    if kind == "axial":
+        group.add_argument(
             "--extra-frame",
             dest="extra_frames",
             action="append",
@@ -349,8 +354,8 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
             help="an extra frame at this offset along the axis, m or with units (repeatable: "
             "frame_c1, frame_c2, ...; frame_a's orientation)",
         )
-    elif spec.extra_frames == "radial":
-        frames.add_argument(
+    elif kind == "radial":
+        group.add_argument(
             "--extra-frame",
             dest="extra_frames",
             action="append",
@@ -361,8 +366,8 @@ def add_body_options(parser: argparse.ArgumentParser, spec: ShapeSpec) -> None:
             "allowed: 0.2,30deg or '0.2 m, 30 deg'; the frame is turned by the angle about the "
             "axis (repeatable: frame_c1, frame_c2, ...)",
         )
-    elif spec.extra_frames == "named":
-        frames.add_argument(
+    elif kind == "named":
+        group.add_argument(
             "--frame",
             dest=spec.frames_keyword,
             action="append",

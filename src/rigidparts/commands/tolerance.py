@@ -21,7 +21,6 @@ from typing import Any
 
 from ..shapes import SHAPES
 from ._options import (
-    UsageError,
     add_body_options,
     add_output_options,
     check_output,
@@ -70,10 +69,6 @@ def run(args: argparse.Namespace) -> int:
         check_suffix(args.output, PICTURE_SUFFIXES, "picture")
         check_output(args.output, "-o", force=args.force)
     spec = SHAPES[args.shape]
-    if getattr(args, spec.frames_keyword, None):
-        raise UsageError(
-            "--extra-frame: frames do not change the mass properties; a tolerance study takes none"
-        )
     parameters: dict[str, Any] = {name: getattr(args, name) for name in spec.parameter_names}
     for name in ("axis", "rotate90", "height_direction"):
         if name in spec.options():
@@ -169,5 +164,5 @@ def register(subparsers: Any) -> None:
             "--json", action="store_true", help="print one JSON object (full precision)"
         )
         add_output_options(out)
-        add_body_options(p, spec)
+        add_body_options(p, spec, frames=False)
         p.set_defaults(handler=run, shape=spec.name)
