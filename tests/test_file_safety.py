@@ -221,11 +221,16 @@ def test_a_failed_final_rename_puts_the_old_meshes_back(
 
 
 def _writing_meshes(folder: Path) -> bool:
-    """Whether a mesh is being written under a temporary name (or in a temporary folder)."""
-    return any(
-        any(part.startswith(".") for part in p.relative_to(folder).parts)
-        for p in folder.rglob("*.obj")
-    )
+    """Whether a mesh is being written under a temporary name (or in a temporary folder).
+    The export removes its temporary folder while this walks it: a folder gone meanwhile is
+    no mesh being written."""
+    try:
+        return any(
+            any(part.startswith(".") for part in p.relative_to(folder).parts)
+            for p in folder.rglob("*.obj")
+        )
+    except FileNotFoundError:
+        return False
 
 
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
@@ -546,3 +551,50 @@ def test_a_swallowed_ctrl_c_is_not_success(monkeypatch, capsys, tmp_path: Path) 
     monkeypatch.setattr(rigidparts.mesh, "body_mesh", real)
     rigidparts.mesh.export_mesh(real(rp.Box()), tmp_path / "after.stl")
     assert (tmp_path / "after.stl").stat().st_size > 0
+
+
+@pytest.mark.parametrize("files", ["folder", "file"])
+def test_a_late_delivery_of_ctrl_c_does_not_cut_the_clean_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: str
+) -> None:
+    """A Ctrl-C that came during an import is delivered by the command line's SIGALRM 20 ms
+    later; when the interrupt was raised another way meanwhile, that alarm fires during the
+    clean-up of the temporary files. The clean-up must still remove them all (found by a
+    killed export that left ``.chain.urdf.XXXX.tmp/chain_meshes/b0.obj`` behind): here the
+    alarm is armed to fire while the clean-up runs (slowed down to make sure)."""
+    from rigidparts import commands
+
+    real_rmtree, real_unlink = fileio.shutil.rmtree, Path.unlink
+
+    def slow_rmtree(path, *args, **kwargs):
+        time.sleep(0.1)  # the alarm (armed for 10 ms) fires here
+        real_rmtree(path, *args, **kwargs)
+
+    def slow_unlink(self, *args, **kwargs):
+        if ".tmp" in self.name:
+            time.sleep(0.1)
+        real_unlink(self, *args, **kwargs)
+
+    monkeypatch.setattr(fileio.shutil, "rmtree", slow_rmtree)
+    monkeypatch.setattr(Path, "unlink", slow_unlink)
+    previous = signal.signal(signal.SIGALRM, commands._on_alarm)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if files == "folder":
+                with fileio.atomic_files(tmp_path / "out.urdf", "out_meshes") as (_file, folder):
+                    folder.mkdir()
+                    (folder / "b0.obj").write_text("v 0 0 0\n")
+                    fileio.note_interrupt(signal.SIGINT)
+                    signal.setitimer(signal.ITIMER_REAL, 0.01)
+                    raise KeyboardInterrupt
+            else:
+                with fileio.atomic_path(tmp_path / "out.stl") as path:
+                    path.write_text("solid\n")
+                    fileio.note_interrupt(signal.SIGINT)
+                    signal.setitimer(signal.ITIMER_REAL, 0.01)
+                    raise KeyboardInterrupt
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        fileio.clear_interrupt()
+    assert list(tmp_path.iterdir()) == []

@@ -136,20 +136,39 @@ def terminate_as_exception() -> Iterator[None]:
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM wait until the block is done (a commit of several renames is not
-    cut in the middle); they are delivered when it ends."""
-    held = {signal.SIGINT, signal.SIGTERM}
+    """Ctrl-C and SIGTERM wait until the block is done (a commit of several renames, the
+    creation of a temporary file and its name, a clean-up are not cut in the middle); they are
+    delivered when it ends. So does SIGALRM, by which the command line delivers a Ctrl-C that
+    came during an import: it may fire after the interrupt was raised some other way, and must
+    not cut the clean-up that interrupt started."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGALRM}
     can = (
         hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
     )
     if not can:  # pragma: no cover - not POSIX
         yield
         return
+    # The mask holds the signals from this thread; the kernel may still hand one to another
+    # thread (numpy's BLAS threads, say), whose Python handler then runs here anyway: the
+    # command line's handlers also read signals_held() and defer while it is true.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    _HELD.append(True)
     try:
         yield
     finally:
+        _HELD.pop()
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+#: One entry per :func:`_signals_held` block under way (main thread only).
+_HELD: list[bool] = []
+
+
+def signals_held() -> bool:
+    """True inside a block that Ctrl-C and SIGTERM must not cut (a commit, the creation of a
+    temporary file, a clean-up): a signal handler should record the signal and deliver it
+    after (the command line retries every 20 ms)."""
+    return bool(_HELD)
 
 
 def _user_error(exc: OSError, user: str | os.PathLike[str], ours: tuple[Path, ...]) -> OSError:
@@ -301,7 +320,8 @@ def atomic_path(path: str | os.PathLike[str], *, force: bool | None = None) -> I
     try:
         with terminate_as_exception():
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = _temporary_file(target)
+            with _signals_held():  # created and named, or neither
+                tmp = _temporary_file(target)
             yield tmp
             stop_if_interrupted()
             _fsync(tmp)
@@ -313,7 +333,8 @@ def atomic_path(path: str | os.PathLike[str], *, force: bool | None = None) -> I
         raise _user_error(exc, path, ours) from None
     finally:
         if tmp is not None:
-            tmp.unlink(missing_ok=True)
+            with _signals_held():
+                tmp.unlink(missing_ok=True)
 
 
 def atomic_write(
@@ -429,7 +450,8 @@ def atomic_files(
     try:
         with terminate_as_exception():
             target.parent.mkdir(parents=True, exist_ok=True)
-            staging = _temporary_file(target, folder=True)
+            with _signals_held():  # created and named, or neither
+                staging = _temporary_file(target, folder=True)
             staged_file = staging / target.name
             staged_folder = staging / folder_name
             yield staged_file, staged_folder
@@ -448,4 +470,5 @@ def atomic_files(
         raise _user_error(exc, path, ours) from None
     finally:
         if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
+            with _signals_held():  # the whole folder goes, whatever signal comes meanwhile
+                shutil.rmtree(staging, ignore_errors=True)

@@ -38,6 +38,7 @@ from ..fileio import (
     forcing,
     interrupted,
     note_interrupt,
+    signals_held,
     stop_if_interrupted,
     terminate_as_exception,
 )
@@ -215,10 +216,11 @@ def _importing(frame: Any) -> bool:
 
 def _on_signal(signum: int, frame: Any) -> None:
     """Ctrl-C or SIGTERM: recorded, then :class:`KeyboardInterrupt` or
-    :class:`~rigidparts.fileio.Terminated`, once no import is under way (until then it is
+    :class:`~rigidparts.fileio.Terminated`, once no import is under way and no file operation
+    that must not be cut (:func:`~rigidparts.fileio.signals_held`) is (until then it is
     retried every 20 ms)."""
     note_interrupt(signum)
-    if _importing(frame):
+    if _importing(frame) or signals_held():
         signal.setitimer(signal.ITIMER_REAL, 0.02)
         return
     stop_if_interrupted()
