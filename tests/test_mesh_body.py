@@ -285,3 +285,14 @@ def test_to_dict_is_json_ready_for_a_mesh_object_or_a_path(tmp_path) -> None:
     by_path = rp.MeshBody(mesh=Path(path), units="m")
     assert json.loads(json.dumps(by_path.to_dict()))["parameters"]["mesh"] == str(path)
     assert json.loads(json.dumps(report(by_path)))["parameters"]["mesh"] == str(path)
+
+
+@pytest.mark.parametrize(("keyword", "value"), [("density", 1e-310), ("density", 1e308),
+                                                ("mass", 1e-310)])  # fmt: skip
+def test_unrepresentable_results_name_the_mesh(tmp_path, keyword, value) -> None:
+    # A mesh body has no numeric dimension to blame: the file is named, with the rule.
+    path = tmp_path / "cube.stl"
+    cube(tmp_path).export(path)
+    with pytest.raises(rp.ParameterError, match="far too large or small") as info:
+        rp.MeshBody(mesh=str(path), units="m", **{keyword: value})
+    assert info.value.parameter == "mesh" and info.value.value == str(path)

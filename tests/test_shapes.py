@@ -21,8 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rigidparts as rp
+from rigidparts import component
 from rigidparts.bodies import body_class
-from rigidparts.component import Component
+from rigidparts.component import Component, constructor
 from rigidparts.frames import FRAME_RULES
 from rigidparts.inertia import MassProperties
 from rigidparts.materials import DEFAULT_MATERIAL
@@ -264,8 +265,9 @@ SPHERE = ShapeSpec(
 class _Sphere(Component):
     spec = SPHERE
 
+    @constructor(spec)
     def __init__(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None):
-        self._build(locals())
+        """Compiled from the specification."""
 
 
 def test_a_shape_without_axis_or_frame_b() -> None:
@@ -397,3 +399,69 @@ def test_a_spec_must_have_exactly_one_tier() -> None:
             check=lambda a: 0,
             closed_form=lambda a, rho: (1.0, rho, 0.0, 1.0, 1.0, 1.0),
         )
+
+
+# -- the compiled constructor -------------------------------------------------------------------
+
+
+def test_constructor_refuses_a_signature_that_is_not_the_specifications() -> None:
+    def wrong_default(self, *, radius=2.0, material=DEFAULT_MATERIAL, density=None, mass=None):
+        """radius defaults to 2.0, the specification to 1.0"""
+
+    def int_default(self, *, radius=1, material=DEFAULT_MATERIAL, density=None, mass=None):
+        """1 == 1.0, but not the same type"""
+
+    def missing(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None):
+        """no mass"""
+
+    def positional(self, radius=1.0, *, material=DEFAULT_MATERIAL, density=None, mass=None):
+        """radius is not keyword-only"""
+
+    def no_default(self, *, radius, material=DEFAULT_MATERIAL, density=None, mass=None):
+        """radius has no default"""
+
+    for written, words in (
+        (wrong_default, "radius defaults to 2.0, the shape to 1.0"),
+        (int_default, "radius defaults to 1, the shape to 1.0"),
+        (missing, "keywords"),
+        (positional, "keywords"),
+        (no_default, "radius has no default"),
+    ):
+        with pytest.raises(TypeError, match=words):
+            constructor(SPHERE)(written)
+
+
+def test_a_keyword_that_would_shadow_the_template_is_refused() -> None:
+    import dataclasses
+
+    for name in ("_radius", "type", "locals"):
+        spec = dataclasses.replace(
+            SPHERE, name=f"shadow{name}", params=(Param(name, 1.0, "radius (m)"),), rules=()
+        )
+        with pytest.raises(TypeError, match=f"no keyword may be named '{name}'"):
+            component._compile(spec)
+
+
+def test_build_takes_a_mapping_and_refuses_unknown_keywords() -> None:
+    class _Mapped(Component):
+        spec = SPHERE
+
+        def __init__(self, **kwargs) -> None:
+            self._build(kwargs)
+
+    compiled = _Sphere(radius=0.5, mass="2 kg")
+    mapped = _Mapped(radius=0.5, mass="2 kg")  # the rest: the specification's defaults
+    assert mapped.mass == compiled.mass == 2.0
+    assert mapped.inertia.tobytes() == compiled.inertia.tobytes()
+    with pytest.raises(TypeError, match="unexpected keyword 'radius_a'"):
+        _Mapped(radius_a=0.5)
+
+
+def test_tracebacks_show_the_compiled_constructors_lines() -> None:
+    import traceback
+
+    with pytest.raises(rp.ParameterError) as info:
+        rp.Box(length=-1.0)
+    text = "".join(traceback.format_exception(info.value))
+    assert "<rigidparts constructor of box>" in text
+    assert "raise _refusal(" in text  # the line itself, from linecache

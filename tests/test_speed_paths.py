@@ -2,9 +2,10 @@
 ``benchmarks/``, figures in ``benchmarks/results/results.md``).
 
 1. One body: the per-axis frame cache, the default-material and plain-density shortcuts, the
-   lazily made arrays (``inertia`` before or after ``mass_properties``: one array), the
-   lazily sorted principal moments and axes -- each against the uncached computation, bit for
-   bit, and every refusal still made (``rotate90=1``, a complex axis, after a cached hit).
+   one inertia array (``inertia`` before or after ``mass_properties``), the lazily sorted
+   principal moments and axes, the representability rule without calls -- each against the
+   uncached computation or the rule as first written, bit for bit, and every refusal still
+   made (``rotate90=1``, a complex axis, after a cached hit).
 2. Start-up: the ``box`` command and ``import rigidparts.batch`` load no heavy module (pint,
    numba, scipy, matplotlib, dask, trimesh, mujoco), and the command line builds the parser of
    the one command it runs; ``python -m rigidparts.batch`` compiles ahead.
@@ -13,11 +14,14 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rigidparts as rp
 from rigidparts import component, frames
@@ -28,7 +32,8 @@ from rigidparts.inertia import (
     rotation_layout,
     rotation_products,
 )
-from rigidparts.shapes import SHAPES
+from rigidparts.shapes import SHAPES, results_representable
+from rigidparts.shapes._spec import SMALLEST_EXACT, SMALLEST_NORMAL
 
 HEAVY = ("pint", "numba", "scipy", "matplotlib", "dask", "trimesh", "mujoco", "llvmlite")
 
@@ -224,8 +229,8 @@ def test_layout_of_axis_aligned_frames_is_the_arithmetic_bit_for_bit() -> None:
         layout = rotation_layout(products)
         assert layout is not None, rows
         for moments in moment_sets:
-            fast = canonical_inertia(moments, products, layout)
-            slow = canonical_inertia(moments, products)
+            fast = canonical_inertia(*moments, products, layout)
+            slow = canonical_inertia(*moments, products)
             expected = rotate_principal_inertia(*moments, *rows)
             assert same_bits(fast, slow), (rows, moments)
             assert same_bits(np.diag(fast), expected[:3])
@@ -234,8 +239,38 @@ def test_layout_of_axis_aligned_frames_is_the_arithmetic_bit_for_bit() -> None:
     # Zero moments fall outside the layout's premise: the arithmetic decides.
     rows = _signed_permutations()[5]
     products = rotation_products(*rows)
-    zero = canonical_inertia((0.0, 1.0, 1.0), products, rotation_layout(products))
-    assert same_bits(zero, canonical_inertia((0.0, 1.0, 1.0), products))
+    zero = canonical_inertia(0.0, 1.0, 1.0, products, rotation_layout(products))
+    assert same_bits(zero, canonical_inertia(0.0, 1.0, 1.0, products))
+
+
+def _representable_as_first_written(volume, mass, i_xx, i_yy, i_zz, density) -> bool:
+    # The rule with math.isfinite and min, before comparisons replaced the two calls.
+    return (
+        0.0 < density < math.inf
+        and SMALLEST_EXACT <= volume
+        and SMALLEST_NORMAL <= mass < math.inf
+        and math.isfinite(i_xx + i_yy + i_zz)
+        and SMALLEST_EXACT <= min(i_xx, i_yy, i_zz) / density
+    )
+
+
+_EDGES = [0.0, -0.0, 5e-324, SMALLEST_NORMAL, SMALLEST_EXACT, 1.0, 1e308, math.inf, -math.inf,
+          math.nan, -1.0]  # fmt: skip
+
+
+@given(st.tuples(*[st.one_of(st.sampled_from(_EDGES), st.floats(allow_nan=True))] * 6))
+@settings(max_examples=3000)
+def test_representability_without_calls_is_the_rule_as_first_written(args) -> None:
+    assert results_representable(*args) == _representable_as_first_written(*args)
+
+
+def test_representability_on_ties_and_edges() -> None:
+    import itertools
+
+    for moments in itertools.product([1.0, 2.0, SMALLEST_EXACT, math.nan, math.inf], repeat=3):
+        for density in (1.0, 2.0**-30, 7860.0):
+            args = (1.0, 1.0, *moments, density)
+            assert results_representable(*args) == _representable_as_first_written(*args)
 
 
 def test_invalid_canonical_moments_are_refused_as_before() -> None:

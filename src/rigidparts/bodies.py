@@ -2,9 +2,11 @@
 
 Each class states only its signature and documentation (IDEs and documentation need real
 signatures) and names its specification in :mod:`rigidparts.shapes`; the closed forms, rules,
-frames and meshes live there and everything shared in :mod:`rigidparts.component`.
-``tests/test_shapes.py`` checks that every class's signature and defaults equal its
-specification's. Each dimension also reads as an attribute (``cone.radius_a``, SI).
+frames and meshes live there and everything shared in :mod:`rigidparts.component`. The
+signature is written under ``@constructor(spec)``, which checks its keywords and defaults
+against the specification's at import and compiles the body that runs (one template for every
+shape: :func:`rigidparts.component.constructor`); ``tests/test_shapes.py`` checks them too.
+Each dimension also reads as an attribute (``cone.radius_a``, SI).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .component import Component, _cached, _readonly
+from .component import Component, _cached, _readonly, constructor
 from .errors import ParameterError
 from .materials import DEFAULT_MATERIAL
 from .shapes import SHAPES
@@ -81,6 +83,7 @@ class Box(_CrossSection):
 
     spec = SHAPES["box"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -97,7 +100,7 @@ class Box(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class Cone(Component):
@@ -122,6 +125,7 @@ class Cone(Component):
 
     spec = SHAPES["cone"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -136,7 +140,7 @@ class Cone(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class Cylinder(Component):
@@ -164,6 +168,7 @@ class Cylinder(Component):
 
     spec = SHAPES["cylinder"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -176,7 +181,7 @@ class Cylinder(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class Disk(Component):
@@ -207,6 +212,7 @@ class Disk(Component):
 
     spec = SHAPES["disk"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -219,7 +225,7 @@ class Disk(Component):
         mass: Any = None,
         extra_frames: Iterable[tuple[Length, Any]] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class IBeam(_CrossSection):
@@ -254,6 +260,7 @@ class IBeam(_CrossSection):
 
     spec = SHAPES["ibeam"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -271,7 +278,7 @@ class IBeam(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class Ball(Component):
@@ -297,6 +304,7 @@ class Ball(Component):
 
     spec = SHAPES["ball"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -306,7 +314,7 @@ class Ball(Component):
         density: Any = None,
         mass: Any = None,
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class Linkage(_CrossSection):
@@ -341,6 +349,7 @@ class Linkage(_CrossSection):
 
     spec = SHAPES["linkage"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -355,7 +364,7 @@ class Linkage(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 class MeshBody(Component):
@@ -381,6 +390,7 @@ class MeshBody(Component):
 
     spec = SHAPES["mesh"]
 
+    @constructor(spec)
     def __init__(
         self,
         *,
@@ -391,7 +401,7 @@ class MeshBody(Component):
         mass: Any = None,
         frames: Any = None,
     ) -> None:
-        self._build(locals())
+        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
 
 
 def body_class(shape: str, parameter: str = "shape") -> type[Component]:

@@ -1,16 +1,12 @@
 """What every body shares: parsing, material, axis, frames and results, driven by the shape's
 specification (:class:`rigidparts.shapes.ShapeSpec`).
 
-A public class (:class:`rigidparts.Box`, ...) declares its keyword-only signature, names its
-specification (``spec``) and hands its arguments to :meth:`Component._build`, which
-
-1. converts every dimension to an SI float (:mod:`rigidparts.units`),
-2. takes the density from the material table, the given density, or the given mass
-   (``density = mass / volume``): exactly one of the three, the default material when none,
-3. checks the dimensions against the shape's rules, then the density or mass, then the axis,
-4. evaluates the closed forms in the canonical frame C (tier 1: axis along +x, the centre of mass
-   on it, C's axes principal; tier 2: a full :class:`MassProperties` in C),
-5. rotates the result into frame_a with ``R_AC = [e_axis | h | w]`` (:mod:`rigidparts.frames`).
+A public class (:class:`rigidparts.Box`, ...) names its specification (``spec``) and writes its
+keyword-only signature under ``@constructor(spec)``, which compiles the ``__init__`` that runs
+(:func:`constructor` lists its steps) from one template for every shape: it converts the
+dimensions to SI, resolves the density, checks the rules and the axis, evaluates the closed
+forms in the canonical frame C and rotates them into frame_a with ``R_AC = [e_axis | h | w]``
+(:mod:`rigidparts.frames`).
 
 Results are read-only and expressed in frame_a, SI units: ``mass`` (kg), ``volume`` (m^3),
 ``density`` (kg/m^3), ``center_of_mass`` (m, ``p_AoBcm_A``), ``inertia`` (kg m^2, ``I_BBcm_A``:
@@ -21,12 +17,13 @@ about the centre of mass, frame_a axes), ``mass_properties`` and ``frames``. ``i
 from __future__ import annotations
 
 import functools
+import linecache
 import math
-import operator
 import os
-from collections.abc import Iterable, Mapping
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -38,7 +35,7 @@ from .shapes import RAW_KINDS, ShapeSpec, results_representable, unrepresentable
 from .shapes._meshing import canonical_mesh, mesh_in_frame_a
 from .units import to_si
 
-__all__ = ["DEFAULT_MATERIAL", "Component"]
+__all__ = ["DEFAULT_MATERIAL", "Component", "constructor"]
 
 
 _BOOLS = (bool, np.bool_)
@@ -111,55 +108,6 @@ def _divide(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator != 0.0 else math.inf
 
 
-class _Plan(NamedTuple):
-    """What :meth:`Component._build` reads of a specification, read once per specification."""
-
-    names: tuple[str, ...]  # the dimensions' keywords, in kernel order
-    kinds: tuple[str, ...]  # their kinds of quantity
-    values: Any  # arguments -> the dimensions' values, as a tuple (one C call)
-    check: Any
-    closed_form: Any
-    frame_key: Any  # arguments -> (axis, rotate90, height_direction) as given, or None
-    frames_keyword: str | None  # the keyword of the extra frames, or None
-    cross_section: bool  # the body takes rotate90 and height_direction
-    #: ``[(axis, frame, products, layout)]`` of the last cacheable axis given without rotate90
-    #: or a height direction: the same axis tuple over and over (a class's default) skips the
-    #: key. One tuple, read and replaced whole: threads building bodies see a consistent one.
-    recent: list[tuple[Any, ...]]
-
-
-#: spec -> its :class:`_Plan`.
-_PLANS: dict[ShapeSpec, _Plan] = {}
-
-
-def _plan(spec: ShapeSpec) -> _Plan:
-    names = tuple(p.name for p in spec.params)
-    getter = operator.itemgetter(*names)
-    if not spec.axis:
-        frame_key = None
-    elif spec.cross_section:
-        frame_key = operator.itemgetter("axis", "rotate90", "height_direction")
-    else:
-        frame_key = lambda arguments: (arguments["axis"], False, None)  # noqa: E731
-    plan = _Plan(
-        names,
-        tuple(p.kind for p in spec.params),
-        getter if len(names) > 1 else lambda arguments: (getter(arguments),),
-        spec.check,
-        spec.closed_form,
-        frame_key,
-        None if spec.extra_frames is None else spec.frames_keyword,
-        spec.cross_section,
-        [(_NOT_AN_AXIS, None, None, None)],
-    )
-    _PLANS[spec] = plan
-    return plan
-
-
-_SOURCES = operator.itemgetter("material", "density", "mass")
-_NOT_AN_AXIS = object()  # no axis is this object: an empty ``_Plan.recent``
-
-
 _default: tuple[float, str] | None = None
 
 
@@ -220,32 +168,305 @@ class _cached:
         return value
 
 
-class _Inertia:
-    """``Component.inertia``: ``I_BBcm_A``, the inertia about the centre of mass in frame_a
-    axes, kg m^2 -- the very array of ``mass_properties``, made without it when read first, in
-    one step (the per-body hot path), then a plain attribute."""
+# -- construction ----------------------------------------------------------------------------
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        if instance is None:
-            return self
-        state = instance.__dict__
-        # Tier 2 keeps ``_canonical_properties`` in the instance's dict (tier 1 never does).
-        if "mass_properties" in state or "_canonical_properties" in state:
-            value = instance.mass_properties.inertia
+#: The body of every public class's ``__init__``, compiled once per specification by
+#: :func:`constructor` (as :mod:`dataclasses` writes ``__init__``): each keyword is a plain local
+#: and each step a few operations on floats; the rare cases call the helpers below. The
+#: ``{...}`` are filled in from the specification (:func:`_constructor_source`). Every name it
+#: makes, and every module name it reads, starts with ``_``; no keyword does, nor is one of the
+#: builtins it calls (:func:`_compile` checks).
+_CONSTRUCTOR = """\
+def __init__(self, *, {keywords}):
+    _state = self.__dict__
+    # 1. Every dimension as an SI float: a float as it is, anything else through to_si.
+{dimensions}
+    _si = ({si},)
+    # 2. The density. The default material and a density given as a float are the common
+    #    cases; resolve_density sees to the rest. With a mass, _rho is the mass until step 6.
+    _by_mass = False
+    if material is _DEFAULT_MATERIAL and mass is None:
+        if density is None:
+            _rho, _material = _default or _default_density()
         else:
-            value = canonical_inertia(state["_results"][3:], state["_products"], state["_layout"])
-        state["inertia"] = value
-        return value
+            _rho = density if type(density) is float else _to_si("density", density, "density")
+            _material = None
+    else:
+        _rho, _material, _by_mass = _resolve_density(material, density, mass)
+    # 3. The shape's rules, then the density (or the mass).
+    _code = _check({si})
+    if _code or not 0.0 < _rho < _INF:
+        raise _refusal(_spec, _code, _si, _rho, _by_mass, _material, locals())
+    # 4. The frame: that of the axis tuple given last time, else _frame_of's.
+{frame}
+    # 5. The extra frames, when there are some.
+{extra_frames}
+    # 6. The mass properties in C, and whether float64 holds them.
+{forms}
+    _volume, _mass, _, _i0, _i1, _i2 = _results
+    if not _representable(_volume, _mass, _i0, _i1, _i2, _rho):
+        raise _unrepresentable(_spec, _si, _results, locals())
+    # 7. The state, straight into the instance's dict (no guarded setattr); _results last: the
+    #    body counts as built from then on (Component.__setattr__).
+    _state["_si"] = _si
+    _state["_density"] = _rho
+    _state["_material"] = _material
+    _state["_frame"] = _frame
+    _state["_axis_given"] = _axis
+    _state["inertia"] = {inertia}
+    _state["_results"] = _results
+"""
+
+_FRAME_OF_AXIS = """\
+    _last = _recent[0]
+    if axis is _last[0]{only_axis}:
+        _axis, _frame, _products, _layout = _last
+    else:
+        _axis, _frame, _products, _layout = _frame_of(self, _recent, axis, {turn})"""
+
+_EXTRA_FRAMES = """\
+    if type({keyword}) is not tuple or {keyword}:
+        _extra = self._parse_extra_frames({keyword})
+        if _extra:
+            _state["_extra_frames"] = _extra"""
+
+# Tier 1: the closed form; with a mass, density = mass / volume and the mass kept as given.
+_CLOSED_FORM = """\
+    if _by_mass:
+        _given_mass = _rho
+        _rho = _divide(_given_mass, _closed_form({si}, 1.0)[0])
+        _results = _closed_form({si}, _rho)
+        _results = (_results[0], _given_mass, *_results[2:])
+        _state["_mass_given"] = True
+    else:
+        _results = _closed_form({si}, _rho)"""
+
+_GENERAL_FORM = "    _results, _rho = self._general_results(_si, _rho, _by_mass)"
+
+# The names the compiled code reads from this module besides those above.
+_DEFAULT_MATERIAL = DEFAULT_MATERIAL
+_INF = math.inf
+_to_si = to_si
+_resolve_density = resolve_density
+_representable = results_representable
+_canonical_inertia = canonical_inertia
+_NO_AXIS_FRAME = (_NO_AXIS[:3], _NO_AXIS, _NO_AXIS_PRODUCTS, _NO_AXIS_LAYOUT)
+_TEMPLATE_BUILTINS = frozenset({"self", "type", "float", "tuple", "locals"})
+
+
+def _constructor_source(spec: ShapeSpec, keywords: tuple[str, ...]) -> str:
+    """:data:`_CONSTRUCTOR` filled in for ``spec``, whose public class takes ``keywords``."""
+    # Each dimension's SI value is the local _si_<name> (the keyword keeps the value as given,
+    # for messages); calls take them one by one (a call with *args is not specialised).
+    si = ", ".join(f"_si_{p.name}" for p in spec.params)
+    dimensions = "\n".join(
+        f"    _si_{p.name} = {p.name}"
+        if p.kind in RAW_KINDS
+        else f"    _si_{p.name} = {p.name} if type({p.name}) is float else "
+        f'_to_si("{p.name}", {p.name}, "{p.kind}")'
+        for p in spec.params
+    )
+    if not spec.axis:
+        frame = "    _axis, _frame, _products, _layout = _NO_AXIS_FRAME"
+    elif spec.cross_section:
+        frame = _FRAME_OF_AXIS.format(
+            only_axis=" and rotate90 is False and height_direction is None",
+            turn="rotate90, height_direction",
+        )
+    else:
+        frame = _FRAME_OF_AXIS.format(only_axis="", turn="False, None")
+    return _CONSTRUCTOR.format(
+        keywords=", ".join(keywords),
+        dimensions=dimensions,
+        si=si,
+        frame=frame,
+        extra_frames=(
+            "    pass"
+            if spec.extra_frames is None
+            else _EXTRA_FRAMES.format(keyword=spec.frames_keyword)
+        ),
+        forms=(_CLOSED_FORM if spec.closed_form is not None else _GENERAL_FORM).format(si=si),
+        inertia=(
+            "_canonical_inertia(_i0, _i1, _i2, _products, _layout)"
+            if spec.closed_form is not None
+            else "self.mass_properties.inertia"
+        ),
+    )
+
+
+_Init = TypeVar("_Init", bound=Callable[..., None])
+
+
+def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
+    """Decorator of a public class's ``__init__``: the written function states the signature
+    (keyword-only, the keywords and defaults of ``spec.signature_defaults()``: TypeError at
+    import otherwise) and its documentation; what runs is :data:`_CONSTRUCTOR` compiled for
+    ``spec`` with those defaults. Its steps:
+
+    1. converts every dimension to an SI float (:mod:`rigidparts.units`),
+    2. takes the density from the material table, the given density, or the given mass
+       (``density = mass / volume``): exactly one of the three, the default material when none,
+    3. checks the dimensions against the shape's rules, then the density or mass, then (step 4)
+       the axis,
+    4. finds the frame ``R_AC = [e_axis | h | w]`` (:mod:`rigidparts.frames`), each axis checked
+       once (the frame cache),
+    5. parses the extra frames,
+    6. evaluates the closed forms in the canonical frame C (tier 1: axis along +x, the centre
+       of mass on it, C's axes principal; tier 2: a full :class:`MassProperties` in C) and
+       checks that float64 holds them,
+    7. rotates the inertia into frame_a (checking the triangle inequality) and keeps it all.
+    """
+    keywords = tuple(spec.signature_defaults())
+
+    def compile_for(written: _Init) -> _Init:
+        _check_signature(spec, written, keywords)
+        init = _compile(spec)
+        init.__annotations__ = dict(written.__annotations__)
+        for attribute in ("__doc__", "__module__", "__qualname__"):
+            setattr(init, attribute, getattr(written, attribute))
+        return init  # type: ignore[return-value]
+
+    return compile_for
+
+
+_NOT_AN_AXIS = object()  # no axis is this object: the last axis before the first body
+
+
+def _compile(spec: ShapeSpec) -> Callable[..., None]:
+    """:data:`_CONSTRUCTOR` for ``spec`` as a function, its keywords defaulting to
+    ``spec.signature_defaults()``; its source is in :mod:`linecache` (tracebacks show it)."""
+    keywords = spec.signature_defaults()
+    for name in keywords:
+        if name.startswith("_") or name in _TEMPLATE_BUILTINS:
+            raise TypeError(f"shape {spec.name!r}: no keyword may be named {name!r}")
+    source = _constructor_source(spec, tuple(keywords))
+    # A factory binds the specification's own values as closure cells (fast to read).
+    factory = "def _factory(_spec, _check, _closed_form, _recent):\n"
+    factory += textwrap.indent(source, "    ") + "    return __init__\n"
+    filename = f"<rigidparts constructor of {spec.name}>"
+    linecache.cache[filename] = (len(factory), None, factory.splitlines(True), filename)
+    namespace: dict[str, Any] = {}
+    exec(compile(factory, filename, "exec"), globals(), namespace)
+    init: Callable[..., None] = namespace["_factory"](
+        spec, spec.check, spec.closed_form, [(_NOT_AN_AXIS, None, None, None)]
+    )
+    init.__kwdefaults__ = keywords  # type: ignore[attr-defined]
+    return init
+
+
+#: spec -> its compiled constructor, for :meth:`Component._build`.
+_COMPILED: dict[ShapeSpec, Callable[..., None]] = {}
+
+
+def _check_signature(
+    spec: ShapeSpec, written: Callable[..., None], keywords: tuple[str, ...]
+) -> None:
+    """TypeError unless ``written(self, *, ...)`` takes exactly ``keywords`` with the
+    specification's defaults."""
+    code = written.__code__
+    names = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+    defaults = written.__kwdefaults__ or {}
+    expected = spec.signature_defaults()
+    where = f"{written.__qualname__} (shape {spec.name!r})"
+    if code.co_argcount != 1 or names != keywords:
+        raise TypeError(f"{where}: takes self and the keywords {keywords}, not {names}")
+    for name in keywords:
+        default = expected[name]
+        if name not in defaults:
+            raise TypeError(f"{where}: {name} has no default; the shape's is {default!r}")
+        given = defaults[name]
+        if type(given) is not type(default) or given != default:
+            raise TypeError(f"{where}: {name} defaults to {given!r}, the shape to {default!r}")
+
+
+def _frame_of(
+    body: Component, recent: list[tuple[Any, ...]], axis: Any, rotate90: Any, height_direction: Any
+) -> tuple[Any, tuple[float, ...], tuple[float, ...], Any]:
+    """Constructor step 4 for any request but the axis tuple given last time: ``(the axis as
+    given, the 9 floats of the frame's rows, their rotation_products and rotation_layout)``,
+    from :data:`_FRAMES` for a key of plain values, else checked by the rule (and cached).
+    Sets ``body``'s ``_rotate90`` and ``_explicit_height``; a plain axis alone becomes
+    ``recent[0]`` (one tuple, read and replaced whole: threads see a consistent one)."""
+    key = (axis, rotate90, height_direction)
+    try:
+        found = _FRAMES.get(key)
+    except TypeError:  # unhashable
+        found = None
+    # A hit counts only for plain values (equal keys then give equal frames): the very tuple
+    # that was checked, or one of floats and ints (not 1+0j == 1, nor 1 == True).
+    if (
+        found is not None
+        and (found[0] is axis or _plain_vector(axis))
+        and (rotate90 is False or rotate90 is True)
+        and (height_direction is None or _plain_vector(height_direction))
+    ):
+        _, frame, products, layout = found
+        axis_given = axis  # floats and ints, converted when read
+    else:  # check it all
+        frame, axis_given, _, _ = body._axis_frame(axis, rotate90, height_direction)
+        products = rotation_products(*frame)
+        layout = rotation_layout(products)
+        if _cacheable_frame_key(key):
+            if len(_FRAMES) >= _FRAMES_MAX:
+                _FRAMES.clear()
+            _FRAMES[key] = axis, frame, products, layout
+    if rotate90 is False and height_direction is None and _cacheable_frame_key(key):
+        recent[0] = (axis, frame, products, layout)
+    state = body.__dict__
+    if rotate90:
+        state["_rotate90"] = True
+    if height_direction is not None:
+        state["_explicit_height"] = True
+    return axis_given, frame, products, layout
+
+
+def _refusal(
+    spec: ShapeSpec,
+    code: int,
+    si: tuple[float, ...],
+    value: float,
+    by_mass: bool,
+    material_name: str | None,
+    given: Mapping[str, Any],
+) -> ParameterError:
+    """Constructor step 3's error: the first broken rule of the shape (``code``), else the
+    density or mass ``value`` that is not positive and finite."""
+    if code:
+        rule = spec.rules[code - 1]
+        dimensions = dict(zip(spec.parameter_names, si, strict=True))
+        return ParameterError(rule.parameter, given[rule.parameter], rule.text.format(**dimensions))
+    if by_mass:
+        return ParameterError("mass", given["mass"], "must be positive and finite (kg)")
+    shown = given["density"] if material_name is None else value
+    return ParameterError("density", shown, "must be positive and finite (kg/m^3)")
+
+
+def _unrepresentable(
+    spec: ShapeSpec, si: tuple[Any, ...], results: tuple[float, ...], given: Mapping[str, Any]
+) -> ParameterError:
+    """Constructor step 6's error: results float64 cannot hold, blamed on the largest
+    dimension."""
+    dimensions = dict(zip(spec.parameter_names, si, strict=True))
+    largest = unrepresentable_parameter(dimensions)
+    _, mass, _, i_xx, i_yy, i_zz = results
+    rule = spec.all_rules[spec.common_code("unrepresentable") - 1].text
+    return ParameterError(
+        largest, given[largest], rule.format(mass=mass, moments=(i_xx, i_yy, i_zz))
+    )
 
 
 class Component:
     """Base of every body: shared parsing, frames and results (see module docstring).
 
-    Subclasses set ``spec`` (their :class:`~rigidparts.shapes.ShapeSpec`) and call
-    :meth:`_build` with their keyword arguments from their keyword-only ``__init__``.
+    Subclasses set ``spec`` (their :class:`~rigidparts.shapes.ShapeSpec`) and write their
+    keyword-only ``__init__``'s signature under ``@constructor(spec)``, which compiles its body.
     """
 
     spec: ClassVar[ShapeSpec]
+
+    #: ``I_BBcm_A``: the inertia about the centre of mass in frame_a's axes, kg m^2, made and
+    #: checked on construction (read-only; the very array of ``mass_properties``).
+    inertia: np.ndarray
 
     @property
     def shape(self) -> str:
@@ -260,136 +481,36 @@ class Component:
     _canonical_properties: MassProperties | None = None
 
     def _build(self, arguments: Mapping[str, Any]) -> None:
-        # The per-body hot path: what can be checked once (per specification, per axis) is;
-        # plain floats throughout, no numpy (the arrays are made when first read).
+        """Build from a mapping of keywords, for a subclass that writes its own ``__init__``
+        body (``self._build(locals())``): the steps of :func:`constructor`, compiled once per
+        specification; keywords left out take the specification's defaults."""
         spec = self.spec
-        plan = _PLANS.get(spec)
-        if plan is None:
-            plan = _plan(spec)
-        names, kinds, values, check, closed_form, frame_key, frames_keyword, cross, recent = plan
-        si = values(arguments)
-        for value in si:
-            if type(value) is not float:  # not all floats already: convert (units, ints, ...)
-                si = tuple(
-                    [
-                        v if type(v) is float or kind in RAW_KINDS else to_si(name, v, kind)
-                        for name, v, kind in zip(names, si, kinds, strict=True)
-                    ]
-                )
-                break
+        init = _COMPILED.get(spec)
+        if init is None:
+            init = _COMPILED[spec] = _compile(spec)
+        keywords = init.__kwdefaults__  # type: ignore[attr-defined]
+        for name in arguments:
+            if name not in keywords and name not in ("self", "__class__"):
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword {name!r}")
+        init(self, **{name: arguments[name] for name in keywords if name in arguments})
 
-        try:
-            material, density, given = _SOURCES(arguments)
-        except KeyError:  # a caller's own arguments (every public class has the three)
-            material, density, given = map(arguments.get, ("material", "density", "mass"))
-        by_mass = False
-        if material is DEFAULT_MATERIAL and given is None:  # material_source's common cases
-            if density is None:
-                rho, material_name = _default or _default_density()
-            else:
-                rho = density if type(density) is float else to_si("density", density, "density")
-                material_name = None
-        else:
-            rho, material_name, by_mass = resolve_density(material, density, given)
-            if by_mass:
-                rho, given = math.nan, rho
-
-        code = check(*si)
-        if code:
-            rule = spec.rules[code - 1]
-            dimensions = dict(zip(names, si, strict=True))
-            raise ParameterError(
-                rule.parameter, arguments[rule.parameter], rule.text.format(**dimensions)
-            )
-        if by_mass:
-            if not 0.0 < given < math.inf:
-                raise ParameterError("mass", arguments["mass"], "must be positive and finite (kg)")
-        elif not 0.0 < rho < math.inf:
-            shown = arguments["density"] if material_name is None else rho
-            raise ParameterError("density", shown, "must be positive and finite (kg/m^3)")
-
+    def _general_results(
+        self, si: tuple[Any, ...], value: float, by_mass: bool
+    ) -> tuple[tuple[float, ...], float]:
+        """Constructor step 6 of tier 2: ``(results, density)`` from the general form, with
+        ``value`` the density, or the mass when ``by_mass`` (density = mass / volume, the mass
+        kept as given); keeps the properties in C as ``_canonical_properties``."""
+        spec = self.spec
+        dimensions = dict(zip(spec.parameter_names, si, strict=True))
+        rho = _divide(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
+        volume, canonical = spec.general_form(dimensions, rho)
         state = self.__dict__
-        last = recent[0]
-        if frame_key is not None and arguments["axis"] is last[0] and (
-            not cross or (arguments["rotate90"] is False and arguments["height_direction"] is None)
-        ):  # the very tuple checked last time, nothing else: its frame
-            axis_given, frame, products, layout = last
-        elif frame_key is not None:
-            key = frame_key(arguments)
-            axis, rotate90, height_direction = key
-            try:
-                found = _FRAMES.get(key)
-            except TypeError:  # unhashable
-                found = None
-            # A hit counts only for plain values (equal keys then give equal frames): the very
-            # tuple that was checked, or one of floats and ints (not 1+0j == 1, nor 1 == True).
-            if (
-                found is not None
-                and (found[0] is axis or _plain_vector(axis))
-                and (rotate90 is False or rotate90 is True)
-                and (height_direction is None or _plain_vector(height_direction))
-            ):
-                _, frame, products, layout = found
-                axis_given = axis  # floats and ints, converted when read
-            else:  # check it all
-                frame, axis_given, _, _ = self._axis_frame(arguments)
-                products = rotation_products(*frame)
-                layout = rotation_layout(products)
-                if _cacheable_frame_key(key):
-                    if len(_FRAMES) >= _FRAMES_MAX:
-                        _FRAMES.clear()
-                    _FRAMES[key] = axis, frame, products, layout
-            if rotate90 is False and height_direction is None and _cacheable_frame_key(key):
-                recent[0] = (axis, frame, products, layout)
-            if rotate90:
-                state["_rotate90"] = True
-            if height_direction is not None:
-                state["_explicit_height"] = True
-        else:
-            frame, axis_given = _NO_AXIS, _NO_AXIS[:3]
-            products, layout = _NO_AXIS_PRODUCTS, _NO_AXIS_LAYOUT
-        if frames_keyword is not None:
-            extra_frames = arguments.get(frames_keyword, ())
-            if type(extra_frames) is not tuple or extra_frames:
-                extra = self._parse_extra_frames(extra_frames)
-                if extra:
-                    state["_extra_frames"] = extra
-
-        if closed_form is not None:
-            if by_mass:  # density = mass / volume; the mass is kept exactly as given
-                rho = _divide(given, closed_form(*si, 1.0)[0])
-            results = closed_form(*si, rho)
-        else:
-            dimensions = dict(zip(names, si, strict=True))
-            if by_mass:
-                rho = _divide(given, spec.general_form(dimensions, 1.0)[0])
-            volume, canonical = spec.general_form(dimensions, rho)
-            results = (volume, canonical.mass, math.nan, *np.diag(canonical.inertia).tolist())
-            state["_canonical_properties"] = canonical
+        state["_canonical_properties"] = canonical
+        mass = canonical.mass
         if by_mass:
-            results = (results[0], given, *results[2:])
+            mass = value
             state["_mass_given"] = True
-        volume, mass, _, i_xx, i_yy, i_zz = results
-        if not results_representable(volume, mass, i_xx, i_yy, i_zz, rho):
-            dimensions = dict(zip(names, si, strict=True))
-            largest = unrepresentable_parameter(dimensions)
-            rule = spec.all_rules[spec.common_code("unrepresentable") - 1].text
-            raise ParameterError(
-                largest,
-                arguments[largest],
-                rule.format(mass=mass, moments=(i_xx, i_yy, i_zz)),
-            )
-
-        # Straight into the instance's dict (no guarded setattr calls); _results last: the body
-        # counts as built from then on (__setattr__).
-        state["_si"] = si
-        state["_density"] = rho
-        state["_material"] = material_name
-        state["_frame"] = frame
-        state["_products"] = products
-        state["_layout"] = layout
-        state["_axis_given"] = axis_given
-        state["_results"] = results
+        return (volume, mass, math.nan, *np.diag(canonical.inertia).tolist()), rho
 
     @property
     def _mass(self) -> float:
@@ -406,19 +527,16 @@ class Component:
         return dict(zip(self.spec.parameter_names, self._si, strict=True))
 
     def _axis_frame(
-        self, arguments: Mapping[str, Any]
+        self, axis: Any, rotate90: Any, height_direction: Any
     ) -> tuple[tuple[float, ...], tuple[float, ...], bool, bool]:
         """``(rows e, h, w of R_AC^T as 9 floats, the axis as given (3 floats), rotate90,
-        explicit height)``."""
+        explicit height)``, each checked by the rule."""
         spec = self.spec
         if not spec.axis:
             return _NO_AXIS, _NO_AXIS[:3], False, False
-        axis = arguments["axis"]
         ax = _vector3("axis", axis)
-        rotate90 = arguments.get("rotate90", False)
         if not isinstance(rotate90, _BOOLS):
             raise ParameterError("rotate90", rotate90, "must be True or False")
-        height_direction = arguments.get("height_direction")
         explicit = height_direction is not None
         h = _vector3("height_direction", height_direction) if explicit else (0.0, 0.0, 0.0)
         code, *frame = cached_body_frame(*ax, bool(rotate90), explicit, *h)
@@ -537,16 +655,13 @@ class Component:
             com,
             self._canonical_moments,
             self._frame,
-            self._products,
-            self.__dict__.get("inertia"),  # the very array, when it was read first
+            inertia=self.inertia,  # the very array
         )
 
     @property
     def center_of_mass(self) -> np.ndarray:
         """``p_AoBcm_A``: the centre of mass in frame_a, m."""
         return self.mass_properties.center_of_mass
-
-    inertia = _Inertia()
 
     @property
     def principal_moments(self) -> np.ndarray:

@@ -177,7 +177,7 @@ def _skew_square(d: np.ndarray) -> np.ndarray:
 # Read-only arrays straight from packed floats: an ndarray over an immutable bytes object is
 # read-only by construction (no setflags call), the cheapest way numpy has to make one.
 _NDARRAY = np.ndarray  # called with positional arguments: numpy parses keywords slowly
-_FLOAT64 = np.float64
+_FLOAT64 = np.dtype(np.float64)  # a dtype, not the scalar type: numpy converts less
 _SHAPE_3 = (3,)
 _SHAPE_3X3 = (3, 3)
 _PACK_3 = struct.Struct("=3d").pack
@@ -205,51 +205,54 @@ class _Canonical(tuple):
 
 
 def canonical_inertia(
-    canonical_moments: tuple[float, float, float],
+    i0: float,
+    i1: float,
+    i2: float,
     products: tuple[float, ...],
-    layout: Callable[[tuple[float, ...]], tuple[float, ...]] | None = None,
+    layout: Callable[[float, float, float], bytes] | None = None,
 ) -> np.ndarray:
     """The read-only tensor ``I = R diag(I_xx, I_yy, I_zz) R^T`` (kg m^2) of a body's closed
-    forms, from its canonical moments and the :func:`rotation_products` of ``R_AC`` (and their
-    :func:`rotation_layout`, when there is one), after checking the moments (ParameterError
-    naming ``inertia`` with :func:`invalidity_report`'s reason). Plain floats and one small
-    array: the per-body hot path."""
-    i0, i1, i2 = canonical_moments
-    # Enough for the rule (each moment >= 0 and at most the sum of the other two, those sums
-    # as the rule forms them, addition being commutative); otherwise the rule decides.
-    if not (
-        i0 >= 0.0
-        and i1 >= 0.0
-        and i2 >= 0.0
+    forms, from its canonical moments ``i0, i1, i2`` and the :func:`rotation_products` of
+    ``R_AC`` (and their :func:`rotation_layout`, when there is one), after checking the moments
+    (ParameterError naming ``inertia`` with :func:`invalidity_report`'s reason). Plain floats
+    and one small array: the per-body hot path."""
+    # Positive finite moments obeying the triangle inequality (those sums as the rule forms
+    # them, addition being commutative): valid, and what the layout needs. Otherwise the rule
+    # decides, and the arithmetic rotates.
+    if (
+        0.0 < i0 < _INF
+        and 0.0 < i1 < _INF
+        and 0.0 < i2 < _INF
         and i0 + i1 >= i2
         and i0 + i2 >= i1
         and i1 + i2 >= i0
     ):
+        if layout is not None:
+            return _NDARRAY(_SHAPE_3X3, _FLOAT64, layout(i0, i1, i2))
+    else:
         report = _report(*sorted((float(i0), float(i1), float(i2))), INERTIA_TOLERANCE)
         if report is not None:
-            raise ParameterError("inertia", canonical_moments, report)
-    if layout is not None and 0.0 < i0 < _INF and 0.0 < i1 < _INF and 0.0 < i2 < _INF:
-        entries = layout((i0, i1, i2, 0.0, -0.0))
-    else:
-        ixx, iyy, izz, ixy, ixz, iyz = rotate_with_products(i0, i1, i2, *products)
-        entries = (ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)
-    return _NDARRAY(_SHAPE_3X3, _FLOAT64, _PACK_9(*entries))
+            raise ParameterError("inertia", (i0, i1, i2), report)
+    ixx, iyy, izz, ixy, ixz, iyz = rotate_with_products(i0, i1, i2, *products)
+    return _NDARRAY(_SHAPE_3X3, _FLOAT64, _PACK_9(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz))
 
 
 _INF = float("inf")
+#: The diagonal tensors of a body along +-x, +-y or +-z whose zeros are all +0.0 (every frame
+#: :mod:`rigidparts.frames` makes for those axes): three floats and 48 zero bytes.
+_PACK_DIAGONAL = struct.Struct("=d24xd24xd").pack
 
 
-def rotation_layout(
-    products: tuple[float, ...],
-) -> Callable[[tuple[float, ...]], tuple[float, ...]] | None:
+def rotation_layout(products: tuple[float, ...]) -> Callable[[float, float, float], bytes] | None:
     """For a frame whose :func:`rotation_products` are all 1.0 or signed zeros (``R_AC`` a
-    signed permutation: a body along +-x, +-y or +-z), the tensor :func:`rotate_with_products`
-    makes of positive finite moments, without arithmetic: ``layout((i0, i1, i2, 0.0, -0.0))``
-    gives its 9 entries (row by row). Each entry is ``(i0 p_a + i1 p_b) + i2 p_c``: with one
+    signed permutation: a body along +-x, +-y or +-z), ``pack(i0, i1, i2)``: the 9 entries
+    (row by row, as float64 bytes) of the tensor :func:`rotate_with_products` makes of positive
+    finite moments, without arithmetic. Each entry is ``(i0 p_a + i1 p_b) + i2 p_c``: with one
     product 1.0 and two zeros, exactly that moment (``i + 0.0 = i`` for ``i > 0``); with three
     zeros, the zero of their signs (``i * -0.0 = -0.0`` for ``i > 0``, and the sum of signed
-    zeros as IEEE adds them). None for any other frame (``tests/test_speed_paths.py`` checks
-    every signed permutation against the arithmetic)."""
+    zeros as IEEE adds them). The moments land on the diagonal, the zeros off it. None for any
+    other frame (``tests/test_speed_paths.py`` checks every signed permutation against the
+    arithmetic)."""
     picks = []
     for a, b, c in zip(products[0::3], products[1::3], products[2::3], strict=True):
         ones = [k for k, p in enumerate((a, b, c)) if p == 1.0]
@@ -261,7 +264,10 @@ def rotation_layout(
             zero = (a + b) + c
             picks.append(4 if math.copysign(1.0, zero) < 0.0 else 3)
     xx, yy, zz, xy, xz, yz = picks
-    return operator.itemgetter(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+    if (xx, yy, zz) == (0, 1, 2) and (xy, xz, yz) == (3, 3, 3):
+        return _PACK_DIAGONAL  # the canonical axes: no reordering at all
+    entries = operator.itemgetter(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+    return lambda i0, i1, i2: _PACK_9(*entries((i0, i1, i2, 0.0, -0.0)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -364,7 +370,7 @@ class MassProperties:
         if inertia is None:
             if products is None:
                 products = rotation_products(*frame_rows)
-            inertia = canonical_inertia(canonical_moments, products)
+            inertia = canonical_inertia(*canonical_moments, products)
         value = object.__new__(cls)
         value.__dict__.update(
             mass=float(mass),

@@ -125,18 +125,23 @@ def results_representable(
     (``volume`` and ``moment / density``) at least :data:`SMALLEST_EXACT`. False when absurd
     dimensions or densities overflow float64 or underflow it into subnormal numbers, whose few
     remaining bits would no longer keep, for instance, the triangle inequality."""
+    # Comparisons only, no isfinite or min calls (this runs once per body); NaN fails each.
+    moment_sum = i_xx + i_yy + i_zz
+    smallest = i_xx if i_xx < i_yy and i_xx < i_zz else (i_yy if i_yy < i_zz else i_zz)
     return (
         0.0 < density < math.inf
         and SMALLEST_EXACT <= volume
         and SMALLEST_NORMAL <= mass < math.inf
-        and math.isfinite(i_xx + i_yy + i_zz)
-        and SMALLEST_EXACT <= min(i_xx, i_yy, i_zz) / density
+        and -math.inf < moment_sum < math.inf
+        and SMALLEST_EXACT <= smallest / density
     )
 
 
-def unrepresentable_parameter(dimensions: Mapping[str, float]) -> str:
-    """The keyword to blame for unrepresentable results: the largest dimension (SI)."""
-    return max(dimensions, key=lambda name: dimensions[name])
+def unrepresentable_parameter(dimensions: Mapping[str, Any]) -> str:
+    """The keyword to blame for unrepresentable results: the largest dimension (SI), or the
+    first keyword when none is a number (a mesh body's file)."""
+    numbers = {name: value for name, value in dimensions.items() if type(value) is float}
+    return max(numbers, key=numbers.__getitem__) if numbers else next(iter(dimensions))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,15 @@ from ..errors import ParameterError
 from ..inertia import MassProperties
 from ..polyhedron import MeshDefect, PolyhedronIntegrals, check_closed, integrals, merge_exact
 from ..units import to_si
-from ._spec import Param, Rule, ShapeSpec, register, rule_codes
+from ._spec import (
+    UNREPRESENTABLE_RULE,
+    Param,
+    Rule,
+    ShapeSpec,
+    register,
+    results_representable,
+    rule_codes,
+)
 
 __all__ = ["FORMATS", "SPEC", "check", "example", "general_form", "load", "mesh"]
 
@@ -218,7 +226,15 @@ def general_form(dimensions: Mapping[str, Any], density: float) -> tuple[float, 
     poly = loaded.integrals
     volume = poly.volume * f**3
     mass = density * volume
-    inertia = poly.inertia(density * f**5)
+    with np.errstate(over="ignore", invalid="ignore"):  # absurd densities: refused just below
+        inertia = poly.inertia(density * f**5)
+    if not results_representable(volume, mass, *np.diag(inertia).tolist(), density):
+        # Refused here, as the closed forms' results are by the constructor, before
+        # MassProperties would blame the mass (the mesh body has no dimension to blame).
+        moments = tuple(np.diag(inertia).tolist())
+        raise ParameterError(
+            "mesh", dimensions["mesh"], UNREPRESENTABLE_RULE.format(mass=mass, moments=moments)
+        )
     return volume, MassProperties(mass, poly.centroid * f, inertia)
 
 
