@@ -189,9 +189,9 @@ def test_from_canonical_equals_from_principal_bit_for_bit() -> None:
             sy = sx
         moments = (sy + sz, sx + sz, sx + sy)
         fast = MassProperties.from_canonical(2.0, (0.1, 0.2, 0.3), moments, tuple(rows))
-        also = MassProperties.from_canonical(
-            2.0, (0.1, 0.2, 0.3), moments, tuple(rows), rotation_products(*rows)
-        )
+        products = rotation_products(*rows)  # the tensor made first, as a body does
+        made = canonical_inertia(*moments, products, rotation_layout(products))
+        also = MassProperties.from_canonical(2.0, (0.1, 0.2, 0.3), moments, tuple(rows), made)
         slow = MassProperties.from_principal(
             2.0, (0.1, 0.2, 0.3), moments, np.array(rows).reshape(3, 3).T
         )

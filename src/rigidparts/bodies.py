@@ -100,7 +100,8 @@ class Box(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class Cone(Component):
@@ -140,7 +141,8 @@ class Cone(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class Cylinder(Component):
@@ -181,7 +183,8 @@ class Cylinder(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class Disk(Component):
@@ -225,7 +228,8 @@ class Disk(Component):
         mass: Any = None,
         extra_frames: Iterable[tuple[Length, Any]] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class IBeam(_CrossSection):
@@ -278,7 +282,8 @@ class IBeam(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class Ball(Component):
@@ -314,7 +319,8 @@ class Ball(Component):
         density: Any = None,
         mass: Any = None,
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class Linkage(_CrossSection):
@@ -364,7 +370,8 @@ class Linkage(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 class MeshBody(Component):
@@ -401,7 +408,8 @@ class MeshBody(Component):
         mass: Any = None,
         frames: Any = None,
     ) -> None:
-        """Compiled from ``spec`` (:func:`rigidparts.component.constructor`)."""
+        """Build the body (keywords: the class docstring). The body that runs is compiled
+        from ``spec`` by :func:`rigidparts.component.constructor`."""
 
 
 def body_class(shape: str, parameter: str = "shape") -> type[Component]:

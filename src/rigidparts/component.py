@@ -17,6 +17,7 @@ about the centre of mass, frame_a axes), ``mass_properties`` and ``frames``. ``i
 from __future__ import annotations
 
 import functools
+import inspect
 import linecache
 import math
 import os
@@ -29,9 +30,21 @@ import numpy as np
 
 from .errors import ParameterError
 from .frames import Frame, cached_body_frame, named_frames
-from .inertia import MassProperties, canonical_inertia, rotation_layout, rotation_products
+from .inertia import (
+    MassProperties,
+    canonical_inertia,
+    readonly_state,
+    rotation_layout,
+    rotation_products,
+)
 from .materials import DEFAULT_MATERIAL, Material, get_material
-from .shapes import RAW_KINDS, ShapeSpec, results_representable, unrepresentable_parameter
+from .shapes import (
+    RAW_KINDS,
+    UNREPRESENTABLE_RULE,
+    ShapeSpec,
+    results_representable,
+    unrepresentable_parameter,
+)
 from .shapes._meshing import canonical_mesh, mesh_in_frame_a
 from .units import to_si
 
@@ -324,6 +337,8 @@ def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
         init.__annotations__ = dict(written.__annotations__)
         for attribute in ("__doc__", "__module__", "__qualname__"):
             setattr(init, attribute, getattr(written, attribute))
+        # The signature as written: type hints resolve in its module, getsource shows it.
+        init.__wrapped__ = written  # type: ignore[attr-defined]
         return init  # type: ignore[return-value]
 
     return compile_for
@@ -344,13 +359,19 @@ def _compile(spec: ShapeSpec) -> Callable[..., None]:
     factory = "def _factory(_spec, _check, _closed_form, _recent):\n"
     factory += textwrap.indent(source, "    ") + "    return __init__\n"
     filename = f"<rigidparts constructor of {spec.name}>"
-    linecache.cache[filename] = (len(factory), None, factory.splitlines(True), filename)
+    lines = factory.splitlines(True)
+    copy = 1
+    while filename in linecache.cache and linecache.cache[filename][2] != lines:
+        copy += 1  # another specification of the same name: its own lines
+        filename = f"<rigidparts constructor of {spec.name} ({copy})>"
+    linecache.cache[filename] = (len(factory), None, lines, filename)
     namespace: dict[str, Any] = {}
     exec(compile(factory, filename, "exec"), globals(), namespace)
     init: Callable[..., None] = namespace["_factory"](
         spec, spec.check, spec.closed_form, [(_NOT_AN_AXIS, None, None, None)]
     )
     init.__kwdefaults__ = keywords  # type: ignore[attr-defined]
+    init.compiled_for = spec  # type: ignore[attr-defined]
     return init
 
 
@@ -368,7 +389,8 @@ def _check_signature(
     defaults = written.__kwdefaults__ or {}
     expected = spec.signature_defaults()
     where = f"{written.__qualname__} (shape {spec.name!r})"
-    if code.co_argcount != 1 or names != keywords:
+    starred = code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    if code.co_argcount != 1 or names != keywords or starred:
         raise TypeError(f"{where}: takes self and the keywords {keywords}, not {names}")
     for name in keywords:
         default = expected[name]
@@ -449,10 +471,25 @@ def _unrepresentable(
     dimensions = dict(zip(spec.parameter_names, si, strict=True))
     largest = unrepresentable_parameter(dimensions)
     _, mass, _, i_xx, i_yy, i_zz = results
-    rule = spec.all_rules[spec.common_code("unrepresentable") - 1].text
     return ParameterError(
-        largest, given[largest], rule.format(mass=mass, moments=(i_xx, i_yy, i_zz))
+        largest, given[largest], UNREPRESENTABLE_RULE.format(mass=mass, moments=(i_xx, i_yy, i_zz))
     )
+
+
+class _SetOnConstruction:
+    """A body attribute the constructor puts in the instance's dict (read there at full
+    speed); on the class, its documentation."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        raise AttributeError(f"{self.name} is set on construction; this body was not built")
 
 
 class Component:
@@ -464,9 +501,23 @@ class Component:
 
     spec: ClassVar[ShapeSpec]
 
-    #: ``I_BBcm_A``: the inertia about the centre of mass in frame_a's axes, kg m^2, made and
-    #: checked on construction (read-only; the very array of ``mass_properties``).
-    inertia: np.ndarray
+    inertia = _SetOnConstruction(
+        """``I_BBcm_A``: the inertia about the centre of mass in frame_a's axes, kg m^2, made
+        and checked on construction (read-only; the very array of ``mass_properties``)."""
+    )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A compiled constructor serves one specification: a subclass that names another one
+        # without writing its own __init__ gets that one's.
+        spec = cls.__dict__.get("spec")
+        inherited = getattr(cls.__init__, "compiled_for", None)
+        if spec is not None and "__init__" not in cls.__dict__ and inherited not in (None, spec):
+            cls.__init__ = _compile(spec)  # type: ignore[method-assign]
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled or copied: the arrays read-only again, as built.
+        self.__dict__.update(readonly_state(state))
 
     @property
     def shape(self) -> str:
@@ -483,15 +534,13 @@ class Component:
     def _build(self, arguments: Mapping[str, Any]) -> None:
         """Build from a mapping of keywords, for a subclass that writes its own ``__init__``
         body (``self._build(locals())``): the steps of :func:`constructor`, compiled once per
-        specification; keywords left out take the specification's defaults."""
+        specification; keywords left out take the specification's defaults, other names (the
+        subclass's own) are not read."""
         spec = self.spec
         init = _COMPILED.get(spec)
         if init is None:
             init = _COMPILED[spec] = _compile(spec)
         keywords = init.__kwdefaults__  # type: ignore[attr-defined]
-        for name in arguments:
-            if name not in keywords and name not in ("self", "__class__"):
-                raise TypeError(f"{type(self).__name__}() got an unexpected keyword {name!r}")
         init(self, **{name: arguments[name] for name in keywords if name in arguments})
 
     def _general_results(

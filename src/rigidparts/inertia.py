@@ -157,6 +157,16 @@ def _vector(value: Any, name: str) -> np.ndarray:
     return vector
 
 
+def readonly_state(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` (an unpickled or deep-copied instance dict) with every array in it, or in a
+    tuple in it, made read-only again: pickle and copy rebuild arrays writable."""
+    for value in state.values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, np.ndarray):
+                item.setflags(write=False)
+    return state
+
+
 def _readonly(array: np.ndarray) -> np.ndarray:
     array.setflags(write=False)
     return array
@@ -238,8 +248,8 @@ def canonical_inertia(
 
 
 _INF = float("inf")
-#: The diagonal tensors of a body along +-x, +-y or +-z whose zeros are all +0.0 (every frame
-#: :mod:`rigidparts.frames` makes for those axes): three floats and 48 zero bytes.
+#: The tensor when ``R_AC`` is the identity (a body along +x, the default): the moments on the
+#: diagonal in order and +0.0 elsewhere, three floats and 48 zero bytes.
 _PACK_DIAGONAL = struct.Struct("=d24xd24xd").pack
 
 
@@ -356,21 +366,18 @@ class MassProperties:
         center_of_mass: tuple[float, float, float],
         canonical_moments: tuple[float, float, float],
         frame_rows: tuple[float, ...],
-        products: tuple[float, ...] | None = None,
         inertia: np.ndarray | None = None,
     ) -> MassProperties:
         """:meth:`from_principal` for a body's closed forms, without numpy's per-call overhead
         (the per-body hot path): ``frame_rows`` are the 9 floats of the rows of ``R_AC^T``
         (``e``, ``h``, ``w``), orthonormal and right-handed by construction
         (:func:`rigidparts.frames.body_frame`), and ``canonical_moments`` the principal moments
-        along them; ``products`` are their :func:`rotation_products` when the caller has them,
-        ``inertia`` the tensor :func:`canonical_inertia` made of them already. The same bits as
+        along them; ``inertia`` the tensor :func:`canonical_inertia` made of them, when the
+        caller has it (a body made it on construction). The same bits as
         :meth:`from_principal`; the moments are checked. The sorted principal moments and axes
         are made when first asked for."""
         if inertia is None:
-            if products is None:
-                products = rotation_products(*frame_rows)
-            inertia = canonical_inertia(*canonical_moments, products)
+            inertia = canonical_inertia(*canonical_moments, rotation_products(*frame_rows))
         value = object.__new__(cls)
         value.__dict__.update(
             mass=float(mass),
@@ -384,6 +391,9 @@ class MassProperties:
     def point_mass(cls, mass: float, position: Any = (0.0, 0.0, 0.0)) -> MassProperties:
         """A particle of ``mass`` kg at ``position`` (zero central inertia)."""
         return cls(mass, position, np.zeros((3, 3)))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(readonly_state(state))
 
     # -- queries -----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ into a ``(K + 1, CHUNK)`` scratch (the K dimensions, then the density), and the 
 functions are called on one scratch column as a tuple of plain loads
 (``closed_form(*_columns_6(x, j))``, ``check(*_columns_5(x, j))``: adapters generated once
 per arity, :func:`_columns`). ``mass=`` runs the closed form once more per row at unit density
-first (``density = mass / volume``, as ``Component._build``).
+first (``density = mass / volume``, as a body's constructor does).
 
 Layout of the loop (measured in ``benchmarks/``): rows are processed in chunks of
 :data:`CHUNK` that stay in L1 cache. Per chunk the inputs are gathered into contiguous

@@ -39,7 +39,6 @@ from ._spec import (
     Rule,
     ShapeSpec,
     register,
-    results_representable,
     rule_codes,
 )
 
@@ -226,11 +225,13 @@ def general_form(dimensions: Mapping[str, Any], density: float) -> tuple[float, 
     poly = loaded.integrals
     volume = poly.volume * f**3
     mass = density * volume
-    with np.errstate(over="ignore", invalid="ignore"):  # absurd densities: refused just below
+    with np.errstate(over="ignore", invalid="ignore"):  # absurd sizes: refused just below
         inertia = poly.inertia(density * f**5)
-    if not results_representable(volume, mass, *np.diag(inertia).tolist(), density):
-        # Refused here, as the closed forms' results are by the constructor, before
-        # MassProperties would blame the mass (the mesh body has no dimension to blame).
+    if not (0.0 < mass < math.inf and np.isfinite(inertia).all()):
+        # Beyond float64: the representability rule's refusal, naming the mesh (a mesh body
+        # has no dimension to blame), before MassProperties would blame a mass never given.
+        # Results that are finite but too small are the constructor's to refuse, as for
+        # every body (with the mass as given).
         moments = tuple(np.diag(inertia).tolist())
         raise ParameterError(
             "mesh", dimensions["mesh"], UNREPRESENTABLE_RULE.format(mass=mass, moments=moments)
