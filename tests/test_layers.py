@@ -1,7 +1,7 @@
 """Layers that show: read from the source (lazy imports inside functions included).
 
-- The core (errors, units, materials, transforms, frames, inertia, shapes, component, bodies,
-  appearance)
+- The core (errors, units, materials, transforms, frames, inertia, shapes, inlining, component,
+  bodies, appearance)
   imports nothing from mesh, model, export, sim, viz or commands.
 - Each library layer imports only downwards (model < export < sim; viz over model and mesh;
   commands over everything, and nothing imports commands).
@@ -29,6 +29,7 @@ CORE = (
     "frames",
     "inertia",
     "shapes",
+    "inlining",
     "component",
     "bodies",
     "report",

@@ -37,6 +37,7 @@ from .inertia import (
     rotation_layout,
     rotation_products,
 )
+from .inlining import inline_call
 from .materials import DEFAULT_MATERIAL, Material, get_material
 from .shapes import (
     RAW_KINDS,
@@ -95,8 +96,7 @@ def material_source(material: Any, density: Any, mass: Any) -> str:
         raise ParameterError(
             second,
             values[second],
-            f"give only one of material, density and mass: {first}={values[first]!r} was "
-            f"given too",
+            f"give only one of material, density and mass: {first}={values[first]!r} was given too",
         )
     return given[0] if given else "material"
 
@@ -186,9 +186,10 @@ class _cached:
 #: The body of every public class's ``__init__``, compiled once per specification by
 #: :func:`constructor` (as :mod:`dataclasses` writes ``__init__``): each keyword is a plain local
 #: and each step a few operations on floats; the rare cases call the helpers below. The
-#: ``{...}`` are filled in from the specification (:func:`_constructor_source`). Every name it
-#: makes, and every module name it reads, starts with ``_``; no keyword does, nor is one of the
-#: builtins it calls (:func:`_compile` checks).
+#: ``{...}`` are filled in from the specification (:func:`_constructor_source`), the shape's
+#: ``check`` and ``closed_form`` and :func:`results_representable` as their own statements
+#: (:func:`_in_place`). Every name it makes, and every module name it reads, starts with
+#: ``_``; no keyword does, nor is one of the builtins it calls (:func:`_compile` checks).
 _CONSTRUCTOR = """\
 def __init__(self, *, {keywords}):
     _state = self.__dict__
@@ -207,7 +208,7 @@ def __init__(self, *, {keywords}):
     else:
         _rho, _material, _by_mass = _resolve_density(material, density, mass)
     # 3. The shape's rules, then the density (or the mass).
-    _code = _check({si})
+{check}
     if _code or not 0.0 < _rho < _INF:
         raise _refusal(_spec, _code, _si, _rho, _by_mass, _material, locals())
     # 4. The frame: that of the axis tuple given last time, else _frame_of's.
@@ -217,7 +218,8 @@ def __init__(self, *, {keywords}):
     # 6. The mass properties in C, and whether float64 holds them.
 {forms}
     _volume, _mass, _, _i0, _i1, _i2 = _results
-    if not _representable(_volume, _mass, _i0, _i1, _i2, _rho):
+{representable}
+    if not _valid:
         raise _unrepresentable(_spec, _si, _results, locals())
     # 7. The state, straight into the instance's dict (no guarded setattr); _results last: the
     #    body counts as built from then on (Component.__setattr__).
@@ -252,7 +254,7 @@ _CLOSED_FORM = """\
         _results = (_results[0], _given_mass, *_results[2:])
         _state["_mass_given"] = True
     else:
-        _results = _closed_form({si}, _rho)"""
+{closed_form}"""
 
 _GENERAL_FORM = "    _results, _rho = self._general_results(_si, _rho, _by_mass)"
 
@@ -267,11 +269,50 @@ _NO_AXIS_FRAME = (_NO_AXIS[:3], _NO_AXIS, _NO_AXIS_PRODUCTS, _NO_AXIS_LAYOUT)
 _TEMPLATE_BUILTINS = frozenset({"self", "type", "float", "tuple", "locals"})
 
 
-def _constructor_source(spec: ShapeSpec, keywords: tuple[str, ...]) -> str:
-    """:data:`_CONSTRUCTOR` filled in for ``spec``, whose public class takes ``keywords``."""
+def _in_place(
+    function: Callable[..., Any],
+    call: str,
+    arguments: list[str],
+    target: str,
+    indent: str,
+    bindings: dict[str, Any],
+) -> str:
+    """``target = call(*arguments)`` as source lines at ``indent``: ``function``'s own
+    statements in place (:func:`rigidparts.inlining.inline_call`; a call costs about as much as
+    a small closed form's arithmetic), or the call when it is not straight-line. Adds the
+    names the statements need to ``bindings``."""
+    inlined = inline_call(function, arguments, f"{target}_")
+    if inlined is None:
+        return f"{indent}{target} = {call}({', '.join(arguments)})"
+    bindings.update(inlined.bindings)
+    lines = [*inlined.statements, f"{target} = {inlined.result}"]
+    return "\n".join(indent + line for line in lines)
+
+
+def _constructor_source(spec: ShapeSpec, keywords: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    """:data:`_CONSTRUCTOR` filled in for ``spec``, whose public class takes ``keywords``, and
+    the values its inlined statements read by name."""
     # Each dimension's SI value is the local _si_<name> (the keyword keeps the value as given,
-    # for messages); calls take them one by one (a call with *args is not specialised).
-    si = ", ".join(f"_si_{p.name}" for p in spec.params)
+    # for messages); the rare calls take them one by one (*args is not specialised).
+    names = [f"_si_{p.name}" for p in spec.params]
+    si = ", ".join(names)
+    bindings: dict[str, Any] = {}
+    check = _in_place(spec.check, "_check", names, "_code", "    ", bindings)
+    valid = _in_place(
+        results_representable,
+        "_representable",
+        ["_volume", "_mass", "_i0", "_i1", "_i2", "_rho"],
+        "_valid",
+        "    ",
+        bindings,
+    )
+    if spec.closed_form is not None:
+        closed_form = _in_place(
+            spec.closed_form, "_closed_form", [*names, "_rho"], "_results", "        ", bindings
+        )
+        forms = _CLOSED_FORM.format(si=si, closed_form=closed_form)
+    else:
+        forms = _GENERAL_FORM
     dimensions = "\n".join(
         f"    _si_{p.name} = {p.name}"
         if p.kind in RAW_KINDS
@@ -288,23 +329,26 @@ def _constructor_source(spec: ShapeSpec, keywords: tuple[str, ...]) -> str:
         )
     else:
         frame = _FRAME_OF_AXIS.format(only_axis="", turn="False, None")
-    return _CONSTRUCTOR.format(
+    source = _CONSTRUCTOR.format(
         keywords=", ".join(keywords),
         dimensions=dimensions,
         si=si,
+        check=check,
+        representable=valid,
         frame=frame,
         extra_frames=(
             "    pass"
             if spec.extra_frames is None
             else _EXTRA_FRAMES.format(keyword=spec.frames_keyword)
         ),
-        forms=(_CLOSED_FORM if spec.closed_form is not None else _GENERAL_FORM).format(si=si),
+        forms=forms,
         inertia=(
             "_canonical_inertia(_i0, _i1, _i2, _products, _layout)"
             if spec.closed_form is not None
             else "self.mass_properties.inertia"
         ),
     )
+    return source, bindings
 
 
 _Init = TypeVar("_Init", bound=Callable[..., None])
@@ -314,7 +358,7 @@ def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
     """Decorator of a public class's ``__init__``: the written function states the signature
     (keyword-only, the keywords and defaults of ``spec.signature_defaults()``: TypeError at
     import otherwise) and its documentation; what runs is :data:`_CONSTRUCTOR` compiled for
-    ``spec`` with those defaults. Its steps:
+    ``spec`` with those defaults, on the class's first use. Its steps:
 
     1. converts every dimension to an SI float (:mod:`rigidparts.units`),
     2. takes the density from the material table, the given density, or the given mass
@@ -333,15 +377,37 @@ def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
 
     def compile_for(written: _Init) -> _Init:
         _check_signature(spec, written, keywords)
-        init = _compile(spec)
+        return _on_first_call(spec, written)  # type: ignore[return-value]
+
+    return compile_for
+
+
+def _on_first_call(spec: ShapeSpec, written: Callable[..., None] | None) -> Callable[..., None]:
+    """An ``__init__`` that compiles ``spec``'s constructor when first called and puts it in
+    its place on the class (compiling reads the specification's source: import stays fast,
+    and a program pays only for the shapes it builds). It and the compiled one wear
+    ``written``'s signature, documentation and name, when there is one."""
+
+    def __init__(self: Component, *args: Any, **kwargs: Any) -> None:
+        compiled = _dressed(_compile(spec), written)
+        for cls in type(self).__mro__:
+            if cls.__dict__.get("__init__") is __init__:
+                cls.__init__ = compiled  # type: ignore[method-assign]
+                break
+        compiled(self, *args, **kwargs)
+
+    __init__.compiled_for = spec  # type: ignore[attr-defined]
+    return _dressed(__init__, written)
+
+
+def _dressed(init: Callable[..., None], written: Callable[..., None] | None) -> Callable[..., None]:
+    if written is not None:
         init.__annotations__ = dict(written.__annotations__)
         for attribute in ("__doc__", "__module__", "__qualname__"):
             setattr(init, attribute, getattr(written, attribute))
         # The signature as written: type hints resolve in its module, getsource shows it.
         init.__wrapped__ = written  # type: ignore[attr-defined]
-        return init  # type: ignore[return-value]
-
-    return compile_for
+    return init
 
 
 _NOT_AN_AXIS = object()  # no axis is this object: the last axis before the first body
@@ -354,9 +420,9 @@ def _compile(spec: ShapeSpec) -> Callable[..., None]:
     for name in keywords:
         if name.startswith("_") or name in _TEMPLATE_BUILTINS:
             raise TypeError(f"shape {spec.name!r}: no keyword may be named {name!r}")
-    source = _constructor_source(spec, tuple(keywords))
+    source, bindings = _constructor_source(spec, tuple(keywords))
     # A factory binds the specification's own values as closure cells (fast to read).
-    factory = "def _factory(_spec, _check, _closed_form, _recent):\n"
+    factory = f"def _factory(_spec, _check, _closed_form, _recent, {', '.join(bindings)}):\n"
     factory += textwrap.indent(source, "    ") + "    return __init__\n"
     filename = f"<rigidparts constructor of {spec.name}>"
     lines = factory.splitlines(True)
@@ -368,7 +434,7 @@ def _compile(spec: ShapeSpec) -> Callable[..., None]:
     namespace: dict[str, Any] = {}
     exec(compile(factory, filename, "exec"), globals(), namespace)
     init: Callable[..., None] = namespace["_factory"](
-        spec, spec.check, spec.closed_form, [(_NOT_AN_AXIS, None, None, None)]
+        spec, spec.check, spec.closed_form, [(_NOT_AN_AXIS, None, None, None)], **bindings
     )
     init.__kwdefaults__ = keywords  # type: ignore[attr-defined]
     init.compiled_for = spec  # type: ignore[attr-defined]
@@ -513,7 +579,7 @@ class Component:
         spec = cls.__dict__.get("spec")
         inherited = getattr(cls.__init__, "compiled_for", None)
         if spec is not None and "__init__" not in cls.__dict__ and inherited not in (None, spec):
-            cls.__init__ = _compile(spec)  # type: ignore[method-assign]
+            cls.__init__ = _on_first_call(spec, None)  # type: ignore[method-assign]
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickled or copied: the arrays read-only again, as built.

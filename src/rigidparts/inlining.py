@@ -1,0 +1,164 @@
+"""A straight-line function's body, written in place of a call to it (for the compiled
+constructors of :mod:`rigidparts.component`).
+
+A shape's ``check`` and ``closed_form`` and :func:`rigidparts.shapes.results_representable`
+are straight-line functions: assignments, then one ``return``. A body calls each of them once;
+in CPython 3.11 a call costs about as much as the arithmetic of a small closed form. So the
+constructor writes their statements in its own body instead (:func:`inline_call`), from the
+functions' own source: the same operations in the same order, hence the same bits, and the
+functions stay the one statement of each rule and closed form (the batch path compiles the
+very same functions).
+
+The rewrite only renames. Each parameter becomes the argument's name; each local gets a
+prefix; every other name (a module constant, ``math``, a helper, a builtin) becomes a prefixed
+name bound to its value when the constructor is compiled (as numba binds globals). Anything
+else (branches, loops, nested scopes, ``global``, assignments to items or attributes, an early
+``return``) is not inlined: the caller keeps the call.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+__all__ = ["Inlined", "inline_call"]
+
+
+class Inlined(NamedTuple):
+    """What :func:`inline_call` wrote: ``statements`` (source lines, no indentation) that
+    compute ``result`` (an expression over the arguments' names and the statements' names),
+    with ``bindings`` (prefixed name -> value) to define before them."""
+
+    statements: list[str]
+    result: str
+    bindings: dict[str, Any]
+
+
+#: Nodes that open a scope, branch, or reach outside the statements: not inlined.
+_REFUSED = (
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.NamedExpr,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.Await,
+    ast.Starred,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Global,
+    ast.Nonlocal,
+)
+
+
+def inline_call(
+    function: Callable[..., Any], arguments: Sequence[str], prefix: str
+) -> Inlined | None:
+    """``function(*arguments)`` (``arguments``: names of locals) as statements whose names all
+    start with ``prefix``, or None when ``function`` is not a plain straight-line function of
+    exactly ``len(arguments)`` positional parameters (then call it)."""
+    definition = _definition(function)
+    if definition is None or not _plain_parameters(definition.args, len(arguments)):
+        return None
+    *body, last = definition.body
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    if not isinstance(last, ast.Return) or last.value is None:
+        return None
+    for statement in body:
+        if not isinstance(statement, ast.Assign | ast.AugAssign):
+            return None
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        if not all(_names_only(target) for target in targets):
+            return None  # an item or attribute assigned: it could change an argument
+    if any(isinstance(node, _REFUSED) for part in definition.body for node in ast.walk(part)):
+        return None
+
+    parameters = [a.arg for a in definition.args.args]
+    assigned = {
+        node.id
+        for statement in body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    renames: dict[str, str] = {}
+    statements: list[str] = []
+    for parameter, argument in zip(parameters, arguments, strict=True):
+        if parameter in assigned:  # reassigned in the body: work on a copy of the argument
+            renames[parameter] = f"{prefix}{parameter}"
+            statements.append(f"{prefix}{parameter} = {argument}")
+        else:
+            renames[parameter] = argument
+    for name in assigned - set(parameters):
+        renames[name] = f"{prefix}{name}"
+    bindings: dict[str, Any] = {}
+    namespace = function.__globals__
+    for node in (node for part in (*body, last) for node in ast.walk(part)):
+        if isinstance(node, ast.Name) and node.id not in renames:
+            if node.id in namespace:
+                value = namespace[node.id]
+            elif hasattr(builtins, node.id):
+                value = getattr(builtins, node.id)
+            else:
+                return None  # a name the function would not find either: let it raise
+            renames[node.id] = f"{prefix}g_{node.id}"
+            bindings[renames[node.id]] = value
+
+    class _Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            return ast.copy_location(ast.Name(renames[node.id], node.ctx), node)
+
+    rename = _Rename()
+    statements += [ast.unparse(rename.visit(statement)) for statement in body]
+    result = ast.unparse(rename.visit(last.value))
+    return Inlined(statements, result, bindings)
+
+
+def _definition(function: Callable[..., Any]) -> ast.FunctionDef | None:
+    """The function's own ``def``, parsed from its source (None without one: a builtin, a
+    lambda, a function made at run time)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError):
+        return None
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    node = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+        return None
+    return node
+
+
+def _plain_parameters(arguments: ast.arguments, count: int) -> bool:
+    return (
+        len(arguments.args) == count
+        and not arguments.posonlyargs
+        and not arguments.kwonlyargs
+        and arguments.vararg is None
+        and arguments.kwarg is None
+    )
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _names_only(target: ast.expr) -> bool:
+    if isinstance(target, ast.Name):
+        return True
+    if isinstance(target, ast.Tuple | ast.List):
+        return all(_names_only(element) for element in target.elts)
+    return False
