@@ -141,6 +141,61 @@ def test_other_signatures_are_left_a_call() -> None:
     assert inline_call(defaulted, ["a0", "a1"], "_x_") is not None  # every parameter given
 
 
+def _closure(factor):
+    def scaled(x):
+        return factor * x
+
+    return scaled
+
+
+def _wrapper(function):
+    @functools.wraps(function)
+    def wrapped(x):
+        return 2.0 * function(x)
+
+    return wrapped
+
+
+@_wrapper
+def wrapped_double(x):
+    return 2.0 * x
+
+
+def frame_reader(x):
+    return len(locals()) + x
+
+
+g_math = 0.5
+
+
+def clashing(x):
+    g_math = x  # a local whose prefixed name is the prefixed global's
+    return g_math + math.pi
+
+
+def test_code_that_would_read_other_names_is_left_a_call() -> None:
+    assert inline_call(_closure(3.0), ["a0"], "_x_") is None  # its cell, not a global
+    assert inline_call(wrapped_double, ["a0"], "_x_") is None  # the source is not what runs
+    assert inline_call(frame_reader, ["a0"], "_x_") is None
+    assert inline_call(clashing, ["a0"], "_x_") is None
+    assert inline_call(reassigning, ["_x_a", "a1"], "_x_") is None  # an argument's own name
+
+
+def test_an_edited_source_is_left_a_call(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import linecache
+
+    path = tmp_path / "edited_form.py"
+    path.write_text("def form(a, b):\n    return a * b\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("edited_form")
+    assert inline_call(module.form, ["a0", "a1"], "_x_").result == "a0 * a1"
+    path.write_text("def form(a, b):\n    return a + b\n")  # edited after the import
+    linecache.checkcache(str(path))
+    assert inline_call(module.form, ["a0", "a1"], "_x_") is None
+    assert module.form(2.0, 3.0) == 6.0  # what runs is still the imported code
+
+
 def reassigning(x, y):
     x = x * 2.0
     y += 1.0

@@ -439,7 +439,7 @@ def test_a_keyword_that_would_shadow_the_template_is_refused() -> None:
             SPHERE, name=f"shadow{name}", params=(Param(name, 1.0, "radius (m)"),), rules=()
         )
         with pytest.raises(TypeError, match=f"no keyword may be named '{name}'"):
-            component._compile(spec)
+            constructor(spec)(lambda self: None)  # at the class's definition, before any use
 
 
 def test_build_takes_a_mapping_and_reads_only_the_keywords() -> None:
@@ -516,3 +516,39 @@ def test_tracebacks_show_the_compiled_constructors_lines() -> None:
     text = "".join(traceback.format_exception(info.value))
     assert "<rigidparts constructor of box>" in text
     assert "raise _refusal(" in text  # the line itself, from linecache
+
+
+def test_the_constructor_is_compiled_once_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    calls = []
+    compile_ = component._compile
+    monkeypatch.setattr(component, "_compile", lambda spec: calls.append(spec) or compile_(spec))
+
+    class _Fresh(Component):
+        spec = SPHERE
+
+        @constructor(spec)
+        def __init__(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None):
+            """Compiled on first use."""
+
+    stub = _Fresh.__init__
+    assert calls == [] and "radius" in inspect.signature(_Fresh).parameters
+    start = threading.Barrier(8)
+    masses = []
+
+    def build() -> None:
+        start.wait()
+        masses.append(_Fresh(radius=0.5, density=1000.0).mass)
+
+    threads = [threading.Thread(target=build) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert calls == [SPHERE] and len(set(masses)) == 1 and len(masses) == 8
+    assert _Fresh.__init__ is not stub
+    assert _Fresh.__init__.__code__.co_filename.startswith("<rigidparts constructor of")
+    assert inspect.signature(_Fresh.__init__) == inspect.signature(stub)
+    stub(_Fresh.__new__(_Fresh), radius=0.5, density=1000.0)  # a kept reference: no recompiling
+    assert calls == [SPHERE]

@@ -4,8 +4,9 @@ Each class states only its signature and documentation (IDEs and documentation n
 signatures) and names its specification in :mod:`rigidparts.shapes`; the closed forms, rules,
 frames and meshes live there and everything shared in :mod:`rigidparts.component`. The
 signature is written under ``@constructor(spec)``, which checks its keywords and defaults
-against the specification's at import and compiles the body that runs (one template for every
-shape: :func:`rigidparts.component.constructor`); ``tests/test_shapes.py`` checks them too.
+against the specification's at import; the body that runs is compiled from one template for
+every shape on the class's first use (:func:`rigidparts.component.constructor`).
+``tests/test_shapes.py`` checks the signatures too.
 Each dimension also reads as an attribute (``cone.radius_a``, SI).
 """
 

@@ -22,6 +22,7 @@ import linecache
 import math
 import os
 import textwrap
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
@@ -183,8 +184,9 @@ class _cached:
 
 # -- construction ----------------------------------------------------------------------------
 
-#: The body of every public class's ``__init__``, compiled once per specification by
-#: :func:`constructor` (as :mod:`dataclasses` writes ``__init__``): each keyword is a plain local
+#: The body of every public class's ``__init__``, compiled by :func:`_compile` for the class's
+#: specification on its first use (as :mod:`dataclasses` writes ``__init__``; :func:`constructor`
+#: and :meth:`Component._build` ask for it): each keyword is a plain local
 #: and each step a few operations on floats; the rare cases call the helpers below. The
 #: ``{...}`` are filled in from the specification (:func:`_constructor_source`), the shape's
 #: ``check`` and ``closed_form`` and :func:`results_representable` as their own statements
@@ -278,9 +280,8 @@ def _in_place(
     bindings: dict[str, Any],
 ) -> str:
     """``target = call(*arguments)`` as source lines at ``indent``: ``function``'s own
-    statements in place (:func:`rigidparts.inlining.inline_call`; a call costs about as much as
-    a small closed form's arithmetic), or the call when it is not straight-line. Adds the
-    names the statements need to ``bindings``."""
+    statements in place (:func:`rigidparts.inlining.inline_call`), or the call when they
+    cannot be. Adds the names the statements need to ``bindings``."""
     inlined = inline_call(function, arguments, f"{target}_")
     if inlined is None:
         return f"{indent}{target} = {call}({', '.join(arguments)})"
@@ -376,37 +377,41 @@ def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
     keywords = tuple(spec.signature_defaults())
 
     def compile_for(written: _Init) -> _Init:
+        _check_keywords(spec)
         _check_signature(spec, written, keywords)
         return _on_first_call(spec, written)  # type: ignore[return-value]
 
     return compile_for
 
 
-def _on_first_call(spec: ShapeSpec, written: Callable[..., None] | None) -> Callable[..., None]:
+def _on_first_call(spec: ShapeSpec, written: Callable[..., None]) -> Callable[..., None]:
     """An ``__init__`` that compiles ``spec``'s constructor when first called and puts it in
     its place on the class (compiling reads the specification's source: import stays fast,
     and a program pays only for the shapes it builds). It and the compiled one wear
-    ``written``'s signature, documentation and name, when there is one."""
+    ``written``'s signature, documentation and name."""
+    compiled: list[Callable[..., None]] = []  # once, whichever thread is first
+    lock = threading.Lock()
 
     def __init__(self: Component, *args: Any, **kwargs: Any) -> None:
-        compiled = _dressed(_compile(spec), written)
+        with lock:
+            if not compiled:
+                compiled.append(_dressed(_compile(spec), written))
         for cls in type(self).__mro__:
             if cls.__dict__.get("__init__") is __init__:
-                cls.__init__ = compiled  # type: ignore[method-assign]
+                cls.__init__ = compiled[0]  # type: ignore[method-assign]
                 break
-        compiled(self, *args, **kwargs)
+        compiled[0](self, *args, **kwargs)
 
     __init__.compiled_for = spec  # type: ignore[attr-defined]
     return _dressed(__init__, written)
 
 
-def _dressed(init: Callable[..., None], written: Callable[..., None] | None) -> Callable[..., None]:
-    if written is not None:
-        init.__annotations__ = dict(written.__annotations__)
-        for attribute in ("__doc__", "__module__", "__qualname__"):
-            setattr(init, attribute, getattr(written, attribute))
-        # The signature as written: type hints resolve in its module, getsource shows it.
-        init.__wrapped__ = written  # type: ignore[attr-defined]
+def _dressed(init: Callable[..., None], written: Callable[..., None]) -> Callable[..., None]:
+    init.__annotations__ = dict(written.__annotations__)
+    for attribute in ("__doc__", "__module__", "__qualname__"):
+        setattr(init, attribute, getattr(written, attribute))
+    # The signature as written: type hints resolve in its module, getsource shows it.
+    init.__wrapped__ = written  # type: ignore[attr-defined]
     return init
 
 
@@ -416,10 +421,8 @@ _NOT_AN_AXIS = object()  # no axis is this object: the last axis before the firs
 def _compile(spec: ShapeSpec) -> Callable[..., None]:
     """:data:`_CONSTRUCTOR` for ``spec`` as a function, its keywords defaulting to
     ``spec.signature_defaults()``; its source is in :mod:`linecache` (tracebacks show it)."""
+    _check_keywords(spec)
     keywords = spec.signature_defaults()
-    for name in keywords:
-        if name.startswith("_") or name in _TEMPLATE_BUILTINS:
-            raise TypeError(f"shape {spec.name!r}: no keyword may be named {name!r}")
     source, bindings = _constructor_source(spec, tuple(keywords))
     # A factory binds the specification's own values as closure cells (fast to read).
     factory = f"def _factory(_spec, _check, _closed_form, _recent, {', '.join(bindings)}):\n"
@@ -443,6 +446,13 @@ def _compile(spec: ShapeSpec) -> Callable[..., None]:
 
 #: spec -> its compiled constructor, for :meth:`Component._build`.
 _COMPILED: dict[ShapeSpec, Callable[..., None]] = {}
+
+
+def _check_keywords(spec: ShapeSpec) -> None:
+    """TypeError for a keyword the template's own names would shadow."""
+    for name in spec.signature_defaults():
+        if name.startswith("_") or name in _TEMPLATE_BUILTINS:
+            raise TypeError(f"shape {spec.name!r}: no keyword may be named {name!r}")
 
 
 def _check_signature(
@@ -579,7 +589,7 @@ class Component:
         spec = cls.__dict__.get("spec")
         inherited = getattr(cls.__init__, "compiled_for", None)
         if spec is not None and "__init__" not in cls.__dict__ and inherited not in (None, spec):
-            cls.__init__ = _on_first_call(spec, None)  # type: ignore[method-assign]
+            cls.__init__ = _compile(spec)  # type: ignore[method-assign]
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickled or copied: the arrays read-only again, as built.

@@ -22,6 +22,7 @@ import ast
 import builtins
 import inspect
 import textwrap
+import types
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -37,6 +38,9 @@ class Inlined(NamedTuple):
     result: str
     bindings: dict[str, Any]
 
+
+#: Builtins that read the frame they are called in: in place, they would read the caller's.
+_FRAME_READERS = frozenset({"locals", "vars", "globals", "eval", "exec", "dir", "super"})
 
 #: Nodes that open a scope, branch, or reach outside the statements: not inlined.
 _REFUSED = (
@@ -61,9 +65,12 @@ _REFUSED = (
 def inline_call(
     function: Callable[..., Any], arguments: Sequence[str], prefix: str
 ) -> Inlined | None:
-    """``function(*arguments)`` (``arguments``: names of locals) as statements whose names all
-    start with ``prefix``, or None when ``function`` is not a plain straight-line function of
-    exactly ``len(arguments)`` positional parameters (then call it)."""
+    """``function(*arguments)`` (``arguments``: names of locals) as statements over the
+    arguments and names that start with ``prefix`` (none of the arguments may), or None when
+    ``function`` is not a plain straight-line function of exactly ``len(arguments)`` positional
+    parameters whose source is the code that runs (then call it)."""
+    if any(argument.startswith(prefix) for argument in arguments):
+        return None
     definition = _definition(function)
     if definition is None or not _plain_parameters(definition.args, len(arguments)):
         return None
@@ -102,6 +109,8 @@ def inline_call(
     namespace = function.__globals__
     for node in (node for part in (*body, last) for node in ast.walk(part)):
         if isinstance(node, ast.Name) and node.id not in renames:
+            if node.id in _FRAME_READERS:
+                return None  # it would read the caller's frame, not its own
             if node.id in namespace:
                 value = namespace[node.id]
             elif hasattr(builtins, node.id):
@@ -110,6 +119,8 @@ def inline_call(
                 return None  # a name the function would not find either: let it raise
             renames[node.id] = f"{prefix}g_{node.id}"
             bindings[renames[node.id]] = value
+    if len(set(renames.values())) != len(renames):
+        return None  # two names renamed alike (a local g_x beside a global x)
 
     class _Rename(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.Name:
@@ -122,20 +133,43 @@ def inline_call(
 
 
 def _definition(function: Callable[..., Any]) -> ast.FunctionDef | None:
-    """The function's own ``def``, parsed from its source (None without one: a builtin, a
-    lambda, a function made at run time)."""
+    """The function's own ``def``, parsed from its source, when that source is the code that
+    runs: a plain function (no closure, no wrapper), whose source, compiled again, gives its
+    very code (not a file edited since it was imported). None otherwise, and for a builtin, a
+    lambda or a function made at run time."""
+    code = getattr(function, "__code__", None)
+    if (
+        code is None
+        or code.co_freevars
+        or hasattr(function, "__wrapped__")
+        or not hasattr(function, "__globals__")
+    ):
+        return None
     try:
         source = textwrap.dedent(inspect.getsource(function))
-    except (OSError, TypeError):
-        return None
-    try:
         tree = ast.parse(source)
-    except SyntaxError:
+    except (OSError, TypeError, SyntaxError):
         return None
     node = tree.body[0] if len(tree.body) == 1 else None
-    if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list or node.name != code.co_name:
+        return None
+    node.returns, node.args = None, _without_annotations(node.args)  # annotations: not code
+    module = compile(ast.Module([node], type_ignores=[]), code.co_filename, "exec")
+    again = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    if (again.co_code, again.co_consts, again.co_names, again.co_varnames) != (
+        code.co_code,
+        code.co_consts,
+        code.co_names,
+        code.co_varnames,
+    ):
         return None
     return node
+
+
+def _without_annotations(arguments: ast.arguments) -> ast.arguments:
+    for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+        argument.annotation = None
+    return arguments
 
 
 def _plain_parameters(arguments: ast.arguments, count: int) -> bool:
