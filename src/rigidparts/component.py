@@ -184,14 +184,14 @@ class _cached:
 
 # -- construction ----------------------------------------------------------------------------
 
-#: The body of every public class's ``__init__``, compiled by :func:`_compile` for the class's
-#: specification on its first use (as :mod:`dataclasses` writes ``__init__``; :func:`constructor`
-#: and :meth:`Component._build` ask for it): each keyword is a plain local
-#: and each step a few operations on floats; the rare cases call the helpers below. The
-#: ``{...}`` are filled in from the specification (:func:`_constructor_source`), the shape's
-#: ``check`` and ``closed_form`` and :func:`results_representable` as their own statements
+#: The body of every public class's ``__init__``, compiled by :func:`_compile` for its
+#: specification (as :mod:`dataclasses` writes ``__init__``) when :func:`constructor`'s class or
+#: :meth:`Component._build` is first used. Each keyword is a plain local and each step a few
+#: operations on floats; the rare cases call the helpers below. The ``{...}`` are filled in
+#: from the specification (:func:`_constructor_source`): the shape's ``check`` and
+#: ``closed_form`` and :func:`results_representable` as their own statements
 #: (:func:`_in_place`). Every name it makes, and every module name it reads, starts with
-#: ``_``; no keyword does, nor is one of the builtins it calls (:func:`_compile` checks).
+#: ``_``; no keyword does, nor is one of the builtins it calls (:func:`_check_keywords`).
 _CONSTRUCTOR = """\
 def __init__(self, *, {keywords}):
     _state = self.__dict__
