@@ -1,11 +1,11 @@
 """The fast paths give what the general ones give (no timing here: speed is measured by
 ``benchmarks/``, figures in ``benchmarks/results/results.md``).
 
-1. One body: the per-axis frame cache, the default-material and plain-density shortcuts, the
-   one inertia array (``inertia`` before or after ``mass_properties``), the lazily sorted
-   principal moments and axes, the representability rule without calls -- each against the
-   uncached computation or the rule as first written, bit for bit, and every refusal still
-   made (``rotate90=1``, a complex axis, after a cached hit).
+1. One body: the per-axis frame cache, the default-material, plain-density and plain-mass
+   shortcuts, the one inertia array (``inertia`` before or after ``mass_properties``), the
+   lazily sorted principal moments and axes, the representability rule without calls -- each
+   against the uncached computation or the rule as first written, bit for bit, and every
+   refusal still made (``rotate90=1``, a complex axis, after a cached hit).
 2. Start-up: the ``box`` command and ``import rigidparts.batch`` load no heavy module (pint,
    numba, scipy, matplotlib, dask, trimesh, mujoco), and the command line builds the parser of
    the one command it runs; ``python -m rigidparts.batch`` compiles ahead.
@@ -156,8 +156,17 @@ def test_material_and_density_shortcuts_equal_the_general_rule(name: str) -> Non
         given = cls(density=density)
         assert given.material is None
         assert same_bits(given.density, component.resolve_density(None, density, None)[0])
+    # A mass alone as a float (the shortcut) against the general rule (a string, resolved).
+    shortcut, general = cls(mass=2.5), cls(mass="2.5 kg")
+    assert shortcut.mass == general.mass == 2.5 and shortcut.material is None
+    assert same_bits(shortcut.density, general.density)
+    assert same_bits(shortcut.inertia, general.inertia)
+    assert shortcut.parameters() == general.parameters()
     with pytest.raises(rp.ParameterError):
         cls(density=-1.0)
+    for bad in ({"mass": -1.0}, {"mass": math.nan}, {"material": "steel", "mass": 2.0}):
+        with pytest.raises(rp.ParameterError, match="mass"):
+            cls(**bad)
     with pytest.raises(rp.ParameterError):
         cls(material="steel", density=7860.0)
 

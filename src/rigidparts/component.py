@@ -198,8 +198,9 @@ def __init__(self, *, {keywords}):
     # 1. Every dimension as an SI float: a float as it is, anything else through to_si.
 {dimensions}
     _si = ({si},)
-    # 2. The density. The default material and a density given as a float are the common
-    #    cases; resolve_density sees to the rest. With a mass, _rho is the mass until step 6.
+    # 2. The density. The default material, a density and a mass alone as a float are the
+    #    common cases; resolve_density sees to the rest. With a mass, _rho is the mass until
+    #    step 6.
     _by_mass = False
     if material is _DEFAULT_MATERIAL and mass is None:
         if density is None:
@@ -207,6 +208,8 @@ def __init__(self, *, {keywords}):
         else:
             _rho = density if type(density) is float else _to_si("density", density, "density")
             _material = None
+    elif material is _DEFAULT_MATERIAL and density is None and type(mass) is float:
+        _rho, _material, _by_mass = mass, None, True
     else:
         _rho, _material, _by_mass = _resolve_density(material, density, mass)
     # 3. The shape's rules, then the density (or the mass).

@@ -226,7 +226,8 @@ def to_si(name: str, value: Any, kind: Kind = "length") -> float:
         found = _PARSED.get((value, kind))
         if found is not None:
             return found
-    if type(value) is float or type(value) is int:  # the common case, without ABC checks
+    if type(value) is int or isinstance(value, float):  # the common case (numpy's float64
+        # too, a float subclass), without ABC checks
         try:
             return float(value)
         except OverflowError:  # an int beyond float64 (a ValueError, not an OverflowError)
