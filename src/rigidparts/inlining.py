@@ -13,7 +13,9 @@ The rewrite only renames. Each parameter becomes the argument's name; each local
 prefix; every other name (a module constant, ``math``, a helper, a builtin) becomes a prefixed
 name bound to its value when the constructor is compiled (as numba binds globals). Anything
 else (branches, loops, nested scopes, ``global``, assignments to items or attributes, an early
-``return``) is not inlined: the caller keeps the call.
+``return``, a builtin that reads its frame) is not inlined, nor is a function whose source is
+not the code that runs (a closure, a wrapper, a file edited since it was imported): the caller
+keeps the call.
 """
 
 from __future__ import annotations
