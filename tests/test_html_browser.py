@@ -32,8 +32,8 @@ import pytest
 from PIL import Image
 
 import rigidparts as rp
-from rigidparts.model import Model
 from rigidparts.sim import simulate
+from test_html import pendulum_model
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER = next((path for path in map(shutil.which, BROWSERS) if path), None)
@@ -114,19 +114,7 @@ class _Body(HTMLParser):
 def swing(tmp_path_factory):
     """A 0.5 m orange bar hinged at 1 m height, let go at 60 degrees, 1 s simulated; the
     viewer with nothing else in orange (no frames, centre of mass, joints or world axes)."""
-    model = Model("swing")
-    model.add_body(
-        "arm", rp.Box(length=0.5, width=0.06, height=0.06, axis=(0, 0, -1)), color=ORANGE
-    )
-    model.add_joint(
-        "hinge",
-        "revolute",
-        "world",
-        "arm.frame_a",
-        axis=(0, 1, 0),
-        position=(0, 0, 1.0),
-        initial="60 deg",
-    )
+    model = pendulum_model(ORANGE)  # the very model tests/test_html.py checks without a browser
     result = simulate(model, duration=1.0, timestep=1e-3)
     folder = tmp_path_factory.mktemp("viewer")
     path = folder / "swing.html"

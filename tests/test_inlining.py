@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigidparts as rp
-from rigidparts.inlining import inline_call
+from rigidparts.inlining import NotStraightLine, inline_call, straight_line
 from rigidparts.shapes import SHAPES, Param, Rule, ShapeSpec, results_representable
 
 TIER1 = sorted(name for name, spec in SHAPES.items() if spec.tier == 1)
@@ -250,3 +250,28 @@ def test_a_shape_whose_functions_branch_is_built_by_calls() -> None:
     assert cube.mass == 8000.0 and cube.inertia[0, 0] == 8000.0 * 4.0 / 6.0
     with pytest.raises(rp.ParameterError, match=r"side=-1\.0: must be positive"):
         _Cube(side=-1.0)
+
+
+def in_place_sum(x, y):
+    x += y
+    return x
+
+
+@pytest.mark.parametrize(
+    ("function", "reason"),
+    [(branching, "assignments and one final return"), (scoped, "nested scope"),
+     (item_assigned, "item or attribute"), (_closure(3.0), "closure"),
+     (wrapped_double, "wrapper"), (len, "not a Python function")],
+)  # fmt: skip
+def test_straight_line_says_why_not(function, reason: str) -> None:
+    with pytest.raises(NotStraightLine, match=reason):
+        straight_line(function)
+
+
+def test_the_numpy_vectoriser_reads_functions_the_same_way() -> None:
+    from rigidparts.batch._numpy import NotVectorisable, vectorised
+
+    for function in (_closure(3.0), wrapped_double, in_place_sum):  # x += y: in place
+        with pytest.raises(NotVectorisable):
+            vectorised(function)
+    assert inline_call(in_place_sum, ["a0", "a1"], "_x_") is not None  # floats: no aliasing

@@ -28,7 +28,21 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["Inlined", "inline_call"]
+__all__ = ["Inlined", "NotStraightLine", "StraightLine", "inline_call", "straight_line"]
+
+
+class NotStraightLine(ValueError):
+    """A function :func:`straight_line` does not take (the message says why)."""
+
+
+class StraightLine(NamedTuple):
+    """A straight-line function's own ``definition`` (parsed anew, annotations and
+    decorators-free), its ``body`` (the assignments, docstring left out) and ``result`` (the
+    final ``return``'s expression)."""
+
+    definition: ast.FunctionDef
+    body: list[ast.Assign | ast.AugAssign]
+    result: ast.expr
 
 
 class Inlined(NamedTuple):
@@ -73,22 +87,12 @@ def inline_call(
     parameters whose source is the code that runs (then call it)."""
     if any(argument.startswith(prefix) for argument in arguments):
         return None
-    definition = _definition(function)
-    if definition is None or not _plain_parameters(definition.args, len(arguments)):
+    try:
+        definition, body, returned = straight_line(function)
+    except NotStraightLine:
         return None
-    *body, last = definition.body
-    if body and _is_docstring(body[0]):
-        body = body[1:]
-    if not isinstance(last, ast.Return) or last.value is None:
-        return None
-    for statement in body:
-        if not isinstance(statement, ast.Assign | ast.AugAssign):
-            return None
-        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        if not all(_names_only(target) for target in targets):
-            return None  # an item or attribute assigned: it could change an argument
-    if any(isinstance(node, _REFUSED) for part in definition.body for node in ast.walk(part)):
-        return None
+    if len(definition.args.args) != len(arguments):
+        return None  # a default the call would use, or a wrong count
 
     parameters = [a.arg for a in definition.args.args]
     assigned = {
@@ -109,7 +113,7 @@ def inline_call(
         renames[name] = f"{prefix}{name}"
     bindings: dict[str, Any] = {}
     namespace = function.__globals__
-    for node in (node for part in (*body, last) for node in ast.walk(part)):
+    for node in (node for part in (*body, returned) for node in ast.walk(part)):
         if isinstance(node, ast.Name) and node.id not in renames:
             if node.id in _FRAME_READERS:
                 return None  # it would read the caller's frame, not its own
@@ -130,31 +134,46 @@ def inline_call(
 
     rename = _Rename()
     statements += [ast.unparse(rename.visit(statement)) for statement in body]
-    result = ast.unparse(rename.visit(last.value))
+    result = ast.unparse(rename.visit(returned))
     return Inlined(statements, result, bindings)
 
 
-def _definition(function: Callable[..., Any]) -> ast.FunctionDef | None:
-    """The function's own ``def``, parsed from its source, when that source is the code that
-    runs: a plain function (no closure, no wrapper), whose source, compiled again, gives its
-    very code (not a file edited since it was imported). None otherwise, and for a builtin, a
-    lambda or a function made at run time."""
+def straight_line(function: Callable[..., Any]) -> StraightLine:
+    """``function``'s own ``def``, parsed from its source, when it is straight-line (positional
+    parameters; assignments to names, then one ``return``; no branch, loop or nested scope)
+    and that source is the code that runs: a plain function (no closure, no wrapper), whose
+    source, compiled again, gives its very code (not a file edited since it was imported).
+    :class:`NotStraightLine` otherwise, and for a builtin, a lambda or a function made at run
+    time. The numpy engine's vectoriser and :func:`inline_call` both read functions through
+    it."""
     code = getattr(function, "__code__", None)
-    if (
-        code is None
-        or code.co_freevars
-        or hasattr(function, "__wrapped__")
-        or not hasattr(function, "__globals__")
-    ):
-        return None
+    if code is None or not hasattr(function, "__globals__"):
+        raise NotStraightLine(f"{function!r} is not a Python function")
+    if code.co_freevars or hasattr(function, "__wrapped__"):
+        raise NotStraightLine("a closure or a wrapper: its source is not all it runs")
     try:
-        source = textwrap.dedent(inspect.getsource(function))
-        tree = ast.parse(source)
-    except (OSError, TypeError, SyntaxError):
-        return None
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError) as exc:
+        raise NotStraightLine(f"no source for {function!r}") from exc
     node = tree.body[0] if len(tree.body) == 1 else None
     if not isinstance(node, ast.FunctionDef) or node.decorator_list or node.name != code.co_name:
-        return None
+        raise NotStraightLine("not a plain function")
+    arguments = node.args
+    if arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg or arguments.kwarg:
+        raise NotStraightLine("only positional parameters")
+    *body, last = node.body
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    if not isinstance(last, ast.Return) or last.value is None:
+        raise NotStraightLine("only assignments and one final return")
+    for statement in body:
+        if not isinstance(statement, ast.Assign | ast.AugAssign):
+            raise NotStraightLine("only assignments and one final return")
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        if not all(_names_only(target) for target in targets):
+            raise NotStraightLine("an item or attribute assigned (it could change an argument)")
+    if any(isinstance(part, _REFUSED) for part in ast.walk(ast.Module(node.body, []))):
+        raise NotStraightLine("a nested scope or a global name")
     node.returns, node.args = None, _without_annotations(node.args)  # annotations: not code
     module = compile(ast.Module([node], type_ignores=[]), code.co_filename, "exec")
     again = next(c for c in module.co_consts if isinstance(c, types.CodeType))
@@ -164,24 +183,14 @@ def _definition(function: Callable[..., Any]) -> ast.FunctionDef | None:
         code.co_names,
         code.co_varnames,
     ):
-        return None
-    return node
+        raise NotStraightLine("its source is not the code that runs (edited since imported?)")
+    return StraightLine(node, body, last.value)
 
 
 def _without_annotations(arguments: ast.arguments) -> ast.arguments:
     for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
         argument.annotation = None
     return arguments
-
-
-def _plain_parameters(arguments: ast.arguments, count: int) -> bool:
-    return (
-        len(arguments.args) == count
-        and not arguments.posonlyargs
-        and not arguments.kwonlyargs
-        and arguments.vararg is None
-        and arguments.kwarg is None
-    )
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

@@ -9,7 +9,8 @@ The rules are written for floats, with ``a if cond else b``, ``and``, chained co
 ``min``, which numpy arrays cannot evaluate. :func:`vectorised` turns such a function into its
 array form *from its own source*: the syntax tree is rewritten (``a if c else b`` ->
 ``where(c, a, b)``, ``x and y`` -> ``logical_and(x, y)``, ``a < b < c`` -> ``(a < b) & (b < c)``,
-``min`` -> the same comparisons as Python's ``min``) and compiled once per function, so the
+``min`` -> the same comparisons as Python's ``min``; the function read by
+:func:`rigidparts.inlining.straight_line`) and compiled once per function, so the
 shape's ``check`` and :func:`rigidparts.shapes.results_representable` stay the one statement of
 their rules. Anything the rewrite does not know (loops, ``**``, other calls) is refused, and that
 function then runs row by row (``numpy.frompyfunc``), correct and slow. ``tests/test_batch.py``
@@ -26,9 +27,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import inspect
 import math
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +35,7 @@ import numpy as np
 
 from .. import frames as _frames
 from ..inertia import rotate_with_products, rotation_products
+from ..inlining import NotStraightLine, straight_line
 from ..shapes import ShapeSpec, results_representable
 
 __all__ = ["CHUNK", "NotVectorisable", "run", "vectorised"]
@@ -183,31 +183,17 @@ def vectorised(function: Callable[..., Any]) -> Callable[..., Any]:
     what ``function`` gives for that element's values (module docstring). Compiled once per
     function, in a copy of its module's globals. :class:`NotVectorisable` for anything else."""
     try:
-        source = textwrap.dedent(inspect.getsource(function))
-    except (OSError, TypeError) as exc:
-        raise NotVectorisable(f"no source for {function!r}") from exc
-    tree = ast.parse(source)
-    definition = tree.body[0]
-    if len(tree.body) != 1 or not isinstance(definition, ast.FunctionDef):
-        raise NotVectorisable("not a plain function")
-    definition.decorator_list = []
-    definition.returns = None
-    arguments = definition.args
-    if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.defaults:
-        raise NotVectorisable("only positional parameters without defaults")
-    for argument in arguments.args:
-        argument.annotation = None
-    body = definition.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
-    if not body or not isinstance(body[-1], ast.Return) or any(
-        not isinstance(statement, ast.Assign) for statement in body[:-1]
-    ):
-        raise NotVectorisable("only assignments and one final return")
-    definition.body = body
+        definition, body, _ = straight_line(function)
+    except NotStraightLine as exc:
+        raise NotVectorisable(str(exc)) from exc
+    if definition.args.defaults or any(isinstance(s, ast.AugAssign) for s in body):
+        # x += y would change an input array in place
+        raise NotVectorisable("only positional parameters without defaults, and no x += y")
+    definition.body = [*body, definition.body[-1]]  # the docstring left out
+    tree = ast.Module([definition], type_ignores=[])
     tree = ast.fix_missing_locations(_Rewrite().visit(tree))
     namespace = {**function.__globals__, **_HELPERS}
-    name = getattr(function, "__qualname__", definition.name)
+    name = function.__qualname__
     exec(compile(tree, f"<vectorised {name}>", "exec"), namespace)
     return namespace[definition.name]
 
