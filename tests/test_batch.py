@@ -1032,7 +1032,17 @@ def _vectorised_functions() -> list[tuple[str, object, int]]:
              if spec.tier == 1]  # fmt: skip
     found.append(("results_representable", results_representable, 6))
     found.append(("rod_check", rod_check, 2))
+    found.append(("every_helper", _every_helper, 3))
     return found
+
+
+def _every_helper(a: float, b: float, c: float) -> int:
+    """Uses every call the rewrite maps (``math.f(x)`` among them, once refused as a whole)."""
+    root = math.sqrt(abs(a))
+    finite = math.isfinite(b) and not math.isnan(c) and not math.isinf(a)
+    low = min(a, b, c)
+    high = max(root, c)
+    return (1 if finite else 0) + (2 if low < high else 0) + (4 if root > 0.5 else 0)
 
 
 @pytest.mark.parametrize(("label", "function", "arity"), _vectorised_functions())

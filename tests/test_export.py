@@ -82,7 +82,7 @@ class Pebble(rp.Component):
     spec = PEBBLE
 
     def __init__(self, **kwargs) -> None:
-        self._build({**PEBBLE.signature_defaults(), **kwargs})
+        self._build_from({**PEBBLE.signature_defaults(), **kwargs})
 
 
 #: The box's specification with radial extra frames (``(radius, angle)`` pairs, rotated).
@@ -93,7 +93,7 @@ class Spinner(rp.Component):
     spec = SPINNER
 
     def __init__(self, **kwargs) -> None:
-        self._build({**SPINNER.signature_defaults(), **kwargs})
+        self._build_from({**SPINNER.signature_defaults(), **kwargs})
 
 
 def rotated_frames_model() -> Model:

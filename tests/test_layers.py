@@ -1,6 +1,6 @@
 """Layers that show: read from the source (lazy imports inside functions included).
 
-- The core (errors, units, materials, transforms, frames, inertia, shapes, inlining, component,
+- The core (errors, units, materials, transforms, frames, inertia, shapes, density, component,
   bodies, appearance)
   imports nothing from mesh, model, export, sim, viz or commands.
 - Each library layer imports only downwards (model < export < sim; viz over model and mesh;
@@ -29,7 +29,7 @@ CORE = (
     "frames",
     "inertia",
     "shapes",
-    "inlining",
+    "density",
     "component",
     "bodies",
     "report",

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import rigidparts as rp
 from rigidparts import component
 from rigidparts.bodies import body_class
-from rigidparts.component import Component, constructor
+from rigidparts.component import Component
 from rigidparts.frames import FRAME_RULES
 from rigidparts.inertia import MassProperties
 from rigidparts.materials import DEFAULT_MATERIAL
@@ -54,6 +54,29 @@ def test_unknown_shape_is_a_clear_error() -> None:
     assert str(info.value) == f"shape='sphere': must be one of {', '.join(SHAPES)}"
     with pytest.raises(rp.ParameterError, match="must be one of"):
         body_class("sphere")
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_every_keyword_reaches_its_own_dimension(name: str, monkeypatch) -> None:
+    """Each class hands its keywords to ``_build`` in ``spec.params`` order and in the right
+    slots: a distinct token given for each keyword arrives in its own place."""
+    spec = SHAPES[name]
+    seen: list[tuple] = []
+    monkeypatch.setattr(
+        Component, "_build", lambda self, *args, **kwargs: seen.append((args, kwargs))
+    )
+    tokens = {key: object() for key in spec.signature_defaults()}
+    body_class(name)(**tokens)
+    ((args, kwargs),) = seen
+    assert args[0] == tuple(tokens[p] for p in spec.parameter_names)
+    named = dict(zip(("material", "density", "mass", "axis", "rotate90", "height_direction"),
+                     args[1:], strict=False))  # fmt: skip
+    named.update(kwargs)
+    for key, token in tokens.items():
+        if key in spec.parameter_names:
+            continue
+        slot = "extra_frames" if key == spec.frames_keyword else key
+        assert named[slot] is token, key
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
@@ -265,9 +288,8 @@ SPHERE = ShapeSpec(
 class _Sphere(Component):
     spec = SPHERE
 
-    @constructor(spec)
     def __init__(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None):
-        """Compiled from the specification."""
+        self._build_from(locals())
 
 
 def test_a_shape_without_axis_or_frame_b() -> None:
@@ -308,7 +330,7 @@ class _Disk(Component):
         self, *, radius=1.0, thickness=0.1, axis=(1, 0, 0), material=DEFAULT_MATERIAL,
         density=None, mass=None, extra_frames=(),
     ):  # fmt: skip
-        self._build(locals())
+        self._build_from(locals())
 
 
 @pytest.mark.parametrize(
@@ -366,7 +388,7 @@ class _General(Component):
 
     def __init__(self, *, side=1.0, axis=(1, 0, 0), material=DEFAULT_MATERIAL, density=None,
                  mass=None):  # fmt: skip
-        self._build(locals())
+        self._build_from(locals())
 
 
 def test_a_general_tier_shape_is_rotated_into_frame_a() -> None:
@@ -401,59 +423,21 @@ def test_a_spec_must_have_exactly_one_tier() -> None:
         )
 
 
-# -- the compiled constructor -------------------------------------------------------------------
+# -- the plain constructor: every tool sees the shape's own lines ---------------------------------
 
 
-def test_constructor_refuses_a_signature_that_is_not_the_specifications() -> None:
-    def wrong_default(self, *, radius=2.0, material=DEFAULT_MATERIAL, density=None, mass=None):
-        """radius defaults to 2.0, the specification to 1.0"""
-
-    def int_default(self, *, radius=1, material=DEFAULT_MATERIAL, density=None, mass=None):
-        """1 == 1.0, but not the same type"""
-
-    def missing(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None):
-        """no mass"""
-
-    def positional(self, radius=1.0, *, material=DEFAULT_MATERIAL, density=None, mass=None):
-        """radius is not keyword-only"""
-
-    def no_default(self, *, radius, material=DEFAULT_MATERIAL, density=None, mass=None):
-        """radius has no default"""
-
-    for written, words in (
-        (wrong_default, "radius defaults to 2.0, the shape to 1.0"),
-        (int_default, "radius defaults to 1, the shape to 1.0"),
-        (missing, "keywords"),
-        (positional, "keywords"),
-        (no_default, "radius has no default"),
-    ):
-        with pytest.raises(TypeError, match=words):
-            constructor(SPHERE)(written)
-
-
-def test_a_keyword_that_would_shadow_the_template_is_refused() -> None:
-    import dataclasses
-
-    for name in ("_radius", "type", "locals"):
-        spec = dataclasses.replace(
-            SPHERE, name=f"shadow{name}", params=(Param(name, 1.0, "radius (m)"),), rules=()
-        )
-        with pytest.raises(TypeError, match=f"no keyword may be named '{name}'"):
-            constructor(spec)(lambda self: None)  # at the class's definition, before any use
-
-
-def test_build_takes_a_mapping_and_reads_only_the_keywords() -> None:
-    class _Mapped(Component):
+def test_build_reads_only_the_keywords() -> None:
+    class _Tagged(Component):
         spec = SPHERE
 
-        def __init__(self, color: str = "red", **kwargs) -> None:
+        def __init__(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None,
+                     color="red"):  # fmt: skip
             tag = color.upper()  # a local of the subclass's own, not read
-            self._build({**locals(), **kwargs})
+            self._build_from(locals())
 
-    compiled = _Sphere(radius=0.5, mass="2 kg")
-    mapped = _Mapped(radius=0.5, mass="2 kg")  # the rest: the specification's defaults
-    assert mapped.mass == compiled.mass == 2.0
-    assert mapped.inertia.tobytes() == compiled.inertia.tobytes()
+    plain, tagged = _Sphere(radius=0.5, mass="2 kg"), _Tagged(radius=0.5, mass="2 kg")
+    assert tagged.mass == plain.mass == 2.0
+    assert tagged.inertia.tobytes() == plain.inertia.tobytes()
 
 
 def test_a_subclass_naming_another_specification_is_built_by_it() -> None:
@@ -474,21 +458,98 @@ def test_a_subclass_naming_another_specification_is_built_by_it() -> None:
     assert body.inertia.tobytes() == (2.0 * plain.inertia).tobytes()
 
 
-def test_constructor_refuses_starred_parameters() -> None:
-    def starred(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None, **rest):
-        """**rest would be accepted by the written signature and not by the compiled one"""
+def test_no_source_is_generated_at_run_time() -> None:
+    """Every function a body runs is a function of a real file: nothing made by exec."""
+    import linecache
 
-    with pytest.raises(TypeError, match="takes self and the keywords"):
-        constructor(SPHERE)(starred)
+    for name, spec in SHAPES.items():
+        body_class(name)(**spec.example_kwargs())
+        assert inspect.getsourcefile(body_class(name).__init__).endswith("bodies.py")
+    assert not [f for f in linecache.cache if "constructor" in f]
+    assert not hasattr(component, "constructor") and not hasattr(component, "_compile")
 
 
-def test_the_written_signature_is_the_one_shown() -> None:
-    import typing
+def _lines_run(function, code_of) -> set[int]:
+    """The line numbers of ``code_of`` (a function) that ran while ``function()`` ran, as a
+    line tracer (the mechanism of coverage.py and pdb) sees them."""
+    import sys
 
-    hints = typing.get_type_hints(rp.Box.__init__)  # resolved in bodies.py, where written
-    assert hints["extra_frames"] is not None and "length" in hints
-    assert "@constructor(spec)" in inspect.getsource(rp.Box.__init__)
-    assert "I_BBcm_A" in rp.Box.inertia.__doc__  # documented on the class
+    target = code_of.__code__
+    seen: set[int] = set()
+
+    def tracer(frame, event, arg):
+        if frame.f_code is target and event == "line":
+            seen.add(frame.f_lineno)
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        function()
+    finally:
+        sys.settrace(old)
+    return seen
+
+
+def _statement_lines(function) -> list[int]:
+    """The file line numbers of ``function``'s top-level statements (docstring left out)."""
+    import ast
+    import textwrap
+
+    source, first = inspect.getsourcelines(function)
+    definition = ast.parse(textwrap.dedent("".join(source))).body[0]
+    body = definition.body
+    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return [first + statement.lineno - 1 for statement in body]
+
+
+@pytest.mark.parametrize("name", [n for n, s in SHAPES.items() if s.closed_form is not None])
+def test_a_line_tracer_sees_the_closed_form_and_the_check_run(name: str) -> None:
+    """Coverage and a breakpoint (both line tracers) see every statement of the shape's own
+    ``closed_form`` and ``check`` run when one body is built."""
+    spec = SHAPES[name]
+    cls = body_class(name)
+    for function in (spec.closed_form, spec.check):
+        lines = _lines_run(lambda cls=cls: cls(**spec.example_kwargs()), function)
+        assert set(_statement_lines(function)) <= lines, function.__qualname__
+
+
+def test_a_breakpoint_in_a_closed_form_is_hit() -> None:
+    """pdb stops in the shape's closed form: ``break cone.py:<line>``, then ``continue``."""
+    import io
+    import pdb
+
+    from rigidparts.shapes import cone
+
+    line = _statement_lines(cone.closed_form)[0]
+    commands = io.StringIO(f"break {cone.__file__}:{line}\ncontinue\nwhere\ncontinue\n")
+    out = io.StringIO()
+    debugger = pdb.Pdb(stdin=commands, stdout=out, nosigint=True, readrc=False)
+    debugger.use_rawinput = False
+    debugger.runcall(lambda: rp.Cone(length=0.5))
+    text = out.getvalue()
+    assert "Breakpoint 1 at" in text
+    assert f"cone.py({line})closed_form()" in text, text[-2000:]
+
+
+def test_tracebacks_and_the_profiler_show_the_shapes_lines() -> None:
+    import cProfile
+    import pstats
+    import traceback
+
+    from rigidparts.shapes import box
+
+    with pytest.raises(rp.ParameterError) as info:
+        rp.Box(length=-1.0)
+    text = "".join(traceback.format_exception(info.value))
+    assert "component.py" in text and "raise _refusal(" in text
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: [rp.Box(length=0.5) for _ in range(10)])
+    stats = pstats.Stats(profiler).stats
+    ran = {(path, name): entry[1] for (path, _, name), entry in stats.items()}
+    assert ran[(box.__file__, "closed_form")] == 10
+    assert ran[(box.__file__, "check")] == 10
 
 
 @pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
@@ -506,49 +567,3 @@ def test_copied_bodies_keep_their_arrays_read_only(copier: str) -> None:
         assert not array.flags.writeable
     with pytest.raises(AttributeError):
         again.length = 1.0  # type: ignore[misc]
-
-
-def test_tracebacks_show_the_compiled_constructors_lines() -> None:
-    import traceback
-
-    with pytest.raises(rp.ParameterError) as info:
-        rp.Box(length=-1.0)
-    text = "".join(traceback.format_exception(info.value))
-    assert "<rigidparts constructor of box>" in text
-    assert "raise _refusal(" in text  # the line itself, from linecache
-
-
-def test_the_constructor_is_compiled_once_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
-    calls = []
-    compile_ = component._compile
-    monkeypatch.setattr(component, "_compile", lambda spec: calls.append(spec) or compile_(spec))
-
-    class _Fresh(Component):
-        spec = SPHERE
-
-        @constructor(spec)
-        def __init__(self, *, radius=1.0, material=DEFAULT_MATERIAL, density=None, mass=None):
-            """Compiled on first use."""
-
-    stub = _Fresh.__init__
-    assert calls == [] and "radius" in inspect.signature(_Fresh).parameters
-    start = threading.Barrier(8)
-    masses = []
-
-    def build() -> None:
-        start.wait()
-        masses.append(_Fresh(radius=0.5, density=1000.0).mass)
-
-    threads = [threading.Thread(target=build) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert calls == [SPHERE] and len(set(masses)) == 1 and len(masses) == 8
-    assert _Fresh.__init__ is not stub
-    assert _Fresh.__init__.__code__.co_filename.startswith("<rigidparts constructor of")
-    assert inspect.signature(_Fresh.__init__) == inspect.signature(stub)
-    stub(_Fresh.__new__(_Fresh), radius=0.5, density=1000.0)  # a kept reference: no recompiling
-    assert calls == [SPHERE]

@@ -3,10 +3,9 @@
 Each class states only its signature and documentation (IDEs and documentation need real
 signatures) and names its specification in :mod:`rigidparts.shapes`; the closed forms, rules,
 frames and meshes live there and everything shared in :mod:`rigidparts.component`. The
-signature is written under ``@constructor(spec)``, which checks its keywords and defaults
-against the specification's at import; the body that runs is compiled from one template for
-every shape on the class's first use (:func:`rigidparts.component.constructor`).
-``tests/test_shapes.py`` checks the signatures too.
+signature's keywords and defaults are the specification's (``spec.signature_defaults()``,
+checked by ``tests/test_shapes.py``); its body hands them to
+:meth:`rigidparts.component.Component._build`, plain Python over the shape's functions.
 Each dimension also reads as an attribute (``cone.radius_a``, SI).
 """
 
@@ -17,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .component import Component, _cached, _readonly, constructor
+from .component import Component, _cached, _readonly
 from .errors import ParameterError
 from .materials import DEFAULT_MATERIAL
 from .shapes import SHAPES
@@ -84,7 +83,6 @@ class Box(_CrossSection):
 
     spec = SHAPES["box"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -101,8 +99,18 @@ class Box(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, width, height, inner_width, inner_height),
+            material,
+            density,
+            mass,
+            axis,
+            rotate90,
+            height_direction,
+            extra_frames=extra_frames,
+        )
 
 
 class Cone(Component):
@@ -127,7 +135,6 @@ class Cone(Component):
 
     spec = SHAPES["cone"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -142,8 +149,16 @@ class Cone(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, radius_a, radius_b, inner_radius_a, inner_radius_b),
+            material,
+            density,
+            mass,
+            axis,
+            extra_frames=extra_frames,
+        )
 
 
 class Cylinder(Component):
@@ -171,7 +186,6 @@ class Cylinder(Component):
 
     spec = SHAPES["cylinder"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -184,8 +198,11 @@ class Cylinder(Component):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, radius, inner_radius), material, density, mass, axis, extra_frames=extra_frames
+        )
 
 
 class Disk(Component):
@@ -216,7 +233,6 @@ class Disk(Component):
 
     spec = SHAPES["disk"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -229,8 +245,16 @@ class Disk(Component):
         mass: Any = None,
         extra_frames: Iterable[tuple[Length, Any]] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (radius, inner_radius, thickness),
+            material,
+            density,
+            mass,
+            axis,
+            extra_frames=extra_frames,
+        )
 
 
 class IBeam(_CrossSection):
@@ -265,7 +289,6 @@ class IBeam(_CrossSection):
 
     spec = SHAPES["ibeam"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -283,8 +306,18 @@ class IBeam(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, height, flange_width, flange_thickness, web_thickness, root_radius),
+            material,
+            density,
+            mass,
+            axis,
+            rotate90,
+            height_direction,
+            extra_frames=extra_frames,
+        )
 
 
 class Ball(Component):
@@ -310,7 +343,6 @@ class Ball(Component):
 
     spec = SHAPES["ball"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -320,8 +352,9 @@ class Ball(Component):
         density: Any = None,
         mass: Any = None,
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build((radius, inner_radius), material, density, mass)
 
 
 class Linkage(_CrossSection):
@@ -356,7 +389,6 @@ class Linkage(_CrossSection):
 
     spec = SHAPES["linkage"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -371,8 +403,18 @@ class Linkage(_CrossSection):
         mass: Any = None,
         extra_frames: Iterable[Length] = (),
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, width, height),
+            material,
+            density,
+            mass,
+            axis,
+            rotate90,
+            height_direction,
+            extra_frames=extra_frames,
+        )
 
 
 class MeshBody(Component):
@@ -398,7 +440,6 @@ class MeshBody(Component):
 
     spec = SHAPES["mesh"]
 
-    @constructor(spec)
     def __init__(
         self,
         *,
@@ -409,8 +450,9 @@ class MeshBody(Component):
         mass: Any = None,
         frames: Any = None,
     ) -> None:
-        """Build the body (keywords: the class docstring). The body that runs is compiled
-        from ``spec`` by :func:`rigidparts.component.constructor`."""
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build((mesh, units), material, density, mass, extra_frames=frames)
 
 
 def body_class(shape: str, parameter: str = "shape") -> type[Component]:

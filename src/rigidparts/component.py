@@ -1,12 +1,12 @@
 """What every body shares: parsing, material, axis, frames and results, driven by the shape's
 specification (:class:`rigidparts.shapes.ShapeSpec`).
 
-A public class (:class:`rigidparts.Box`, ...) names its specification (``spec``) and writes its
-keyword-only signature under ``@constructor(spec)``, which compiles the ``__init__`` that runs
-(:func:`constructor` lists its steps) from one template for every shape: it converts the
-dimensions to SI, resolves the density, checks the rules and the axis, evaluates the closed
-forms in the canonical frame C and rotates them into frame_a with ``R_AC = [e_axis | h | w]``
-(:mod:`rigidparts.frames`).
+A public class (:class:`rigidparts.Box`, ...) names its specification (``spec``) and writes a
+keyword-only ``__init__`` that hands its keywords to :meth:`Component._build`, plain Python
+that calls the shape's own functions: it converts the dimensions to SI, resolves the density
+(:mod:`rigidparts.density`), checks the shape's rules (``spec.check``) and the axis, evaluates
+the closed forms (``spec.closed_form``) in the canonical frame C and rotates them into frame_a
+with ``R_AC = [e_axis | h | w]`` (:mod:`rigidparts.frames`).
 
 Results are read-only and expressed in frame_a, SI units: ``mass`` (kg), ``volume`` (m^3),
 ``density`` (kg/m^3), ``center_of_mass`` (m, ``p_AoBcm_A``), ``inertia`` (kg m^2, ``I_BBcm_A``:
@@ -16,19 +16,15 @@ about the centre of mass, frame_a axes), ``mass_properties`` and ``frames``. ``i
 
 from __future__ import annotations
 
-import functools
-import inspect
-import linecache
 import math
 import os
-import textwrap
-import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .density import DEFAULT_MATERIAL, density_from_mass, resolve_density
 from .errors import ParameterError
 from .frames import Frame, cached_body_frame, named_frames
 from .inertia import (
@@ -38,8 +34,6 @@ from .inertia import (
     rotation_layout,
     rotation_products,
 )
-from .inlining import inline_call
-from .materials import DEFAULT_MATERIAL, Material, get_material
 from .shapes import (
     RAW_KINDS,
     UNREPRESENTABLE_RULE,
@@ -50,8 +44,7 @@ from .shapes import (
 from .shapes._meshing import canonical_mesh, mesh_in_frame_a
 from .units import to_si
 
-__all__ = ["DEFAULT_MATERIAL", "Component", "constructor"]
-
+__all__ = ["DEFAULT_MATERIAL", "Component"]
 
 _BOOLS = (bool, np.bool_)
 _NUMBERS = (float, int)
@@ -74,64 +67,6 @@ def _vector3(name: str, value: Any) -> tuple[float, float, float]:
     if len(items) != 3 or isinstance(value, str):
         raise ParameterError(name, value, "must be a 3-vector of numbers, e.g. (0, 0, 1)")
     return items[0], items[1], items[2]
-
-
-@functools.lru_cache(maxsize=256)
-def _material_named(name: str) -> Material:
-    # Materials are immutable and a few names are used over and over: skip the lookup.
-    return get_material(name)
-
-
-def material_source(material: Any, density: Any, mass: Any) -> str:
-    """Which of ``material``, ``density``, ``mass`` gives the density: the one given
-    explicitly (the default material counts as not given); ParameterError naming both when
-    two or three are given."""
-    given = [
-        name
-        for name, value in (("material", material), ("density", density), ("mass", mass))
-        if value is not None and value is not DEFAULT_MATERIAL
-    ]
-    if len(given) > 1:
-        values = {"material": material, "density": density, "mass": mass}
-        first, second = given[0], given[1]
-        raise ParameterError(
-            second,
-            values[second],
-            f"give only one of material, density and mass: {first}={values[first]!r} was given too",
-        )
-    return given[0] if given else "material"
-
-
-def resolve_density(material: Any, density: Any, mass: Any) -> tuple[float, str | None, bool]:
-    """``(value, material name or None, by_mass)``: the density in kg/m^3 (from the table or
-    given), or, when ``by_mass``, the given mass in kg (see :func:`material_source`)."""
-    source = material_source(material, density, mass)
-    if source == "density":
-        return to_si("density", density, "density"), None, False
-    if source == "mass":
-        return to_si("mass", mass, "mass"), None, True
-    if isinstance(material, Material):
-        return material.density, material.name, False
-    found = _material_named(material) if isinstance(material, str) else get_material(material)
-    return found.density, found.name, False
-
-
-def _divide(numerator: float, denominator: float) -> float:
-    """``numerator / denominator`` as float64 divides (inf for a volume that underflowed to 0,
-    as in the compiled batch path), not Python's ZeroDivisionError."""
-    return numerator / denominator if denominator != 0.0 else math.inf
-
-
-_default: tuple[float, str] | None = None
-
-
-def _default_density() -> tuple[float, str]:
-    """The default material's density (kg/m^3) and name (read from the table once)."""
-    global _default
-    if _default is None:
-        found = _material_named(DEFAULT_MATERIAL)
-        _default = (found.density, found.name)
-    return _default
 
 
 #: ``(axis, rotate90, height_direction)`` as given -> (that axis object, the 9 floats of the
@@ -182,302 +117,9 @@ class _cached:
         return value
 
 
-# -- construction ----------------------------------------------------------------------------
-
-#: The body of every public class's ``__init__``, compiled by :func:`_compile` for its
-#: specification (as :mod:`dataclasses` writes ``__init__``) when :func:`constructor`'s class or
-#: :meth:`Component._build` is first used. Each keyword is a plain local and each step a few
-#: operations on floats; the rare cases call the helpers below. The ``{...}`` are filled in
-#: from the specification (:func:`_constructor_source`): the shape's ``check`` and
-#: ``closed_form`` and :func:`results_representable` as their own statements
-#: (:func:`_in_place`). Every name it makes, and every module name it reads, starts with
-#: ``_``; no keyword does, nor is one of the builtins it calls (:func:`_check_keywords`).
-_CONSTRUCTOR = """\
-def __init__(self, *, {keywords}):
-    _state = self.__dict__
-    # 1. Every dimension as an SI float: a float as it is, anything else through to_si.
-{dimensions}
-    _si = ({si},)
-    # 2. The density. The default material, a density and a mass alone as a float are the
-    #    common cases; resolve_density sees to the rest. With a mass, _rho is the mass until
-    #    step 6.
-    _by_mass = False
-    if material is _DEFAULT_MATERIAL and mass is None:
-        if density is None:
-            _rho, _material = _default or _default_density()
-        else:
-            _rho = density if type(density) is float else _to_si("density", density, "density")
-            _material = None
-    elif material is _DEFAULT_MATERIAL and density is None and type(mass) is float:
-        _rho, _material, _by_mass = mass, None, True
-    else:
-        _rho, _material, _by_mass = _resolve_density(material, density, mass)
-    # 3. The shape's rules, then the density (or the mass).
-{check}
-    if _code or not 0.0 < _rho < _INF:
-        raise _refusal(_spec, _code, _si, _rho, _by_mass, _material, locals())
-    # 4. The frame: that of the axis tuple given last time, else _frame_of's.
-{frame}
-    # 5. The extra frames, when there are some.
-{extra_frames}
-    # 6. The mass properties in C, and whether float64 holds them.
-{forms}
-    _volume, _mass, _, _i0, _i1, _i2 = _results
-{representable}
-    if not _valid:
-        raise _unrepresentable(_spec, _si, _results, locals())
-    # 7. The state, straight into the instance's dict (no guarded setattr); _results last: the
-    #    body counts as built from then on (Component.__setattr__).
-    _state["_si"] = _si
-    _state["_density"] = _rho
-    _state["_material"] = _material
-    _state["_frame"] = _frame
-    _state["_axis_given"] = _axis
-    _state["inertia"] = {inertia}
-    _state["_results"] = _results
-"""
-
-_FRAME_OF_AXIS = """\
-    _last = _recent[0]
-    if axis is _last[0]{only_axis}:
-        _axis, _frame, _products, _layout = _last
-    else:
-        _axis, _frame, _products, _layout = _frame_of(self, _recent, axis, {turn})"""
-
-_EXTRA_FRAMES = """\
-    if type({keyword}) is not tuple or {keyword}:
-        _extra = self._parse_extra_frames({keyword})
-        if _extra:
-            _state["_extra_frames"] = _extra"""
-
-# Tier 1: the closed form; with a mass, density = mass / volume and the mass kept as given.
-_CLOSED_FORM = """\
-    if _by_mass:
-        _given_mass = _rho
-        _rho = _divide(_given_mass, _closed_form({si}, 1.0)[0])
-        _results = _closed_form({si}, _rho)
-        _results = (_results[0], _given_mass, *_results[2:])
-        _state["_mass_given"] = True
-    else:
-{closed_form}"""
-
-_GENERAL_FORM = "    _results, _rho = self._general_results(_si, _rho, _by_mass)"
-
-# The names the compiled code reads from this module besides those above.
-_DEFAULT_MATERIAL = DEFAULT_MATERIAL
-_INF = math.inf
-_to_si = to_si
-_resolve_density = resolve_density
-_representable = results_representable
-_canonical_inertia = canonical_inertia
+_FLOAT_ONLY = frozenset({float})
 _NO_AXIS_FRAME = (_NO_AXIS[:3], _NO_AXIS, _NO_AXIS_PRODUCTS, _NO_AXIS_LAYOUT)
-_TEMPLATE_BUILTINS = frozenset({"self", "type", "float", "tuple", "locals"})
-
-
-def _in_place(
-    function: Callable[..., Any],
-    call: str,
-    arguments: list[str],
-    target: str,
-    indent: str,
-    bindings: dict[str, Any],
-) -> str:
-    """``target = call(*arguments)`` as source lines at ``indent``: ``function``'s own
-    statements in place (:func:`rigidparts.inlining.inline_call`), or the call when they
-    cannot be. Adds the names the statements need to ``bindings``."""
-    inlined = inline_call(function, arguments, f"{target}_")
-    if inlined is None:
-        return f"{indent}{target} = {call}({', '.join(arguments)})"
-    bindings.update(inlined.bindings)
-    lines = [*inlined.statements, f"{target} = {inlined.result}"]
-    return "\n".join(indent + line for line in lines)
-
-
-def _constructor_source(spec: ShapeSpec, keywords: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
-    """:data:`_CONSTRUCTOR` filled in for ``spec``, whose public class takes ``keywords``, and
-    the values its inlined statements read by name."""
-    # Each dimension's SI value is the local _si_<name> (the keyword keeps the value as given,
-    # for messages); the rare calls take them one by one (*args is not specialised).
-    names = [f"_si_{p.name}" for p in spec.params]
-    si = ", ".join(names)
-    bindings: dict[str, Any] = {}
-    check = _in_place(spec.check, "_check", names, "_code", "    ", bindings)
-    valid = _in_place(
-        results_representable,
-        "_representable",
-        ["_volume", "_mass", "_i0", "_i1", "_i2", "_rho"],
-        "_valid",
-        "    ",
-        bindings,
-    )
-    if spec.closed_form is not None:
-        closed_form = _in_place(
-            spec.closed_form, "_closed_form", [*names, "_rho"], "_results", "        ", bindings
-        )
-        forms = _CLOSED_FORM.format(si=si, closed_form=closed_form)
-    else:
-        forms = _GENERAL_FORM
-    dimensions = "\n".join(
-        f"    _si_{p.name} = {p.name}"
-        if p.kind in RAW_KINDS
-        else f"    _si_{p.name} = {p.name} if type({p.name}) is float else "
-        f'_to_si("{p.name}", {p.name}, "{p.kind}")'
-        for p in spec.params
-    )
-    if not spec.axis:
-        frame = "    _axis, _frame, _products, _layout = _NO_AXIS_FRAME"
-    elif spec.cross_section:
-        frame = _FRAME_OF_AXIS.format(
-            only_axis=" and rotate90 is False and height_direction is None",
-            turn="rotate90, height_direction",
-        )
-    else:
-        frame = _FRAME_OF_AXIS.format(only_axis="", turn="False, None")
-    source = _CONSTRUCTOR.format(
-        keywords=", ".join(keywords),
-        dimensions=dimensions,
-        si=si,
-        check=check,
-        representable=valid,
-        frame=frame,
-        extra_frames=(
-            "    pass"
-            if spec.extra_frames is None
-            else _EXTRA_FRAMES.format(keyword=spec.frames_keyword)
-        ),
-        forms=forms,
-        inertia=(
-            "_canonical_inertia(_i0, _i1, _i2, _products, _layout)"
-            if spec.closed_form is not None
-            else "self.mass_properties.inertia"
-        ),
-    )
-    return source, bindings
-
-
-_Init = TypeVar("_Init", bound=Callable[..., None])
-
-
-def constructor(spec: ShapeSpec) -> Callable[[_Init], _Init]:
-    """Decorator of a public class's ``__init__``: the written function states the signature
-    (keyword-only, the keywords and defaults of ``spec.signature_defaults()``: TypeError at
-    import otherwise) and its documentation; what runs is :data:`_CONSTRUCTOR` compiled for
-    ``spec`` with those defaults, on the class's first use. Its steps:
-
-    1. converts every dimension to an SI float (:mod:`rigidparts.units`),
-    2. takes the density from the material table, the given density, or the given mass
-       (``density = mass / volume``): exactly one of the three, the default material when none,
-    3. checks the dimensions against the shape's rules, then the density or mass, then (step 4)
-       the axis,
-    4. finds the frame ``R_AC = [e_axis | h | w]`` (:mod:`rigidparts.frames`), each axis checked
-       once (the frame cache),
-    5. parses the extra frames,
-    6. evaluates the closed forms in the canonical frame C (tier 1: axis along +x, the centre
-       of mass on it, C's axes principal; tier 2: a full :class:`MassProperties` in C) and
-       checks that float64 holds them,
-    7. rotates the inertia into frame_a (checking the triangle inequality) and keeps it all.
-    """
-    keywords = tuple(spec.signature_defaults())
-
-    def compile_for(written: _Init) -> _Init:
-        _check_keywords(spec)
-        _check_signature(spec, written, keywords)
-        return _on_first_call(spec, written)  # type: ignore[return-value]
-
-    return compile_for
-
-
-def _on_first_call(spec: ShapeSpec, written: Callable[..., None]) -> Callable[..., None]:
-    """An ``__init__`` that compiles ``spec``'s constructor when first called and puts it in
-    its place on the class (compiling reads the specification's source: import stays fast,
-    and a program pays only for the shapes it builds). It and the compiled one wear
-    ``written``'s signature, documentation and name."""
-    compiled: list[Callable[..., None]] = []  # once, whichever thread is first
-    lock = threading.Lock()
-
-    def __init__(self: Component, *args: Any, **kwargs: Any) -> None:
-        with lock:
-            if not compiled:
-                compiled.append(_dressed(_compile(spec), written))
-        for cls in type(self).__mro__:
-            if cls.__dict__.get("__init__") is __init__:
-                cls.__init__ = compiled[0]  # type: ignore[method-assign]
-                break
-        compiled[0](self, *args, **kwargs)
-
-    __init__.compiled_for = spec  # type: ignore[attr-defined]
-    return _dressed(__init__, written)
-
-
-def _dressed(init: Callable[..., None], written: Callable[..., None]) -> Callable[..., None]:
-    init.__annotations__ = dict(written.__annotations__)
-    for attribute in ("__doc__", "__module__", "__qualname__"):
-        setattr(init, attribute, getattr(written, attribute))
-    # The signature as written: type hints resolve in its module, getsource shows it.
-    init.__wrapped__ = written  # type: ignore[attr-defined]
-    return init
-
-
 _NOT_AN_AXIS = object()  # no axis is this object: the last axis before the first body
-
-
-def _compile(spec: ShapeSpec) -> Callable[..., None]:
-    """:data:`_CONSTRUCTOR` for ``spec`` as a function, its keywords defaulting to
-    ``spec.signature_defaults()``; its source is in :mod:`linecache` (tracebacks show it)."""
-    _check_keywords(spec)
-    keywords = spec.signature_defaults()
-    source, bindings = _constructor_source(spec, tuple(keywords))
-    # A factory binds the specification's own values as closure cells (fast to read).
-    factory = f"def _factory(_spec, _check, _closed_form, _recent, {', '.join(bindings)}):\n"
-    factory += textwrap.indent(source, "    ") + "    return __init__\n"
-    filename = f"<rigidparts constructor of {spec.name}>"
-    lines = factory.splitlines(True)
-    copy = 1
-    while filename in linecache.cache and linecache.cache[filename][2] != lines:
-        copy += 1  # another specification of the same name: its own lines
-        filename = f"<rigidparts constructor of {spec.name} ({copy})>"
-    linecache.cache[filename] = (len(factory), None, lines, filename)
-    namespace: dict[str, Any] = {}
-    exec(compile(factory, filename, "exec"), globals(), namespace)
-    init: Callable[..., None] = namespace["_factory"](
-        spec, spec.check, spec.closed_form, [(_NOT_AN_AXIS, None, None, None)], **bindings
-    )
-    init.__kwdefaults__ = keywords  # type: ignore[attr-defined]
-    init.compiled_for = spec  # type: ignore[attr-defined]
-    return init
-
-
-#: spec -> its compiled constructor, for :meth:`Component._build`.
-_COMPILED: dict[ShapeSpec, Callable[..., None]] = {}
-
-
-def _check_keywords(spec: ShapeSpec) -> None:
-    """TypeError for a keyword the template's own names would shadow."""
-    for name in spec.signature_defaults():
-        if name.startswith("_") or name in _TEMPLATE_BUILTINS:
-            raise TypeError(f"shape {spec.name!r}: no keyword may be named {name!r}")
-
-
-def _check_signature(
-    spec: ShapeSpec, written: Callable[..., None], keywords: tuple[str, ...]
-) -> None:
-    """TypeError unless ``written(self, *, ...)`` takes exactly ``keywords`` with the
-    specification's defaults."""
-    code = written.__code__
-    names = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
-    defaults = written.__kwdefaults__ or {}
-    expected = spec.signature_defaults()
-    where = f"{written.__qualname__} (shape {spec.name!r})"
-    starred = code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
-    if code.co_argcount != 1 or names != keywords or starred:
-        raise TypeError(f"{where}: takes self and the keywords {keywords}, not {names}")
-    for name in keywords:
-        default = expected[name]
-        if name not in defaults:
-            raise TypeError(f"{where}: {name} has no default; the shape's is {default!r}")
-        given = defaults[name]
-        if type(given) is not type(default) or given != default:
-            raise TypeError(f"{where}: {name} defaults to {given!r}, the shape to {default!r}")
 
 
 def _frame_of(
@@ -574,8 +216,9 @@ class _SetOnConstruction:
 class Component:
     """Base of every body: shared parsing, frames and results (see module docstring).
 
-    Subclasses set ``spec`` (their :class:`~rigidparts.shapes.ShapeSpec`) and write their
-    keyword-only ``__init__``'s signature under ``@constructor(spec)``, which compiles its body.
+    Subclasses set ``spec`` (their :class:`~rigidparts.shapes.ShapeSpec`) and write a
+    keyword-only ``__init__`` with ``spec.signature_defaults()`` that calls :meth:`_build`
+    (or :meth:`_build_from` with its ``locals()``).
     """
 
     spec: ClassVar[ShapeSpec]
@@ -584,15 +227,6 @@ class Component:
         """``I_BBcm_A``: the inertia about the centre of mass in frame_a's axes, kg m^2, made
         and checked on construction (read-only; the very array of ``mass_properties``)."""
     )
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # A compiled constructor serves one specification: a subclass that names another one
-        # without writing its own __init__ gets that one's.
-        spec = cls.__dict__.get("spec")
-        inherited = getattr(cls.__init__, "compiled_for", None)
-        if spec is not None and "__init__" not in cls.__dict__ and inherited not in (None, spec):
-            cls.__init__ = _compile(spec)  # type: ignore[method-assign]
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickled or copied: the arrays read-only again, as built.
@@ -610,17 +244,126 @@ class Component:
     _extra_frames: tuple[Any, ...] = ()
     _canonical_properties: MassProperties | None = None
 
-    def _build(self, arguments: Mapping[str, Any]) -> None:
-        """Build from a mapping of keywords, for a subclass that writes its own ``__init__``
-        body (``self._build(locals())``): the steps of :func:`constructor`, compiled once per
-        specification; keywords left out take the specification's defaults, other names (the
-        subclass's own) are not read."""
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The frame of the axis tuple given last (_frame_of), per class: one tuple, read and
+        # replaced whole, so threads see a consistent one.
+        cls._recent_axis = [(_NOT_AN_AXIS, None, None, None)]
+
+    _recent_axis: ClassVar[list[tuple[Any, ...]]]
+
+    def _build(
+        self,
+        dimensions: tuple[Any, ...],
+        material: Any,
+        density: Any,
+        mass: Any,
+        axis: Any = None,
+        rotate90: Any = False,
+        height_direction: Any = None,
+        extra_frames: Any = (),
+    ) -> None:
+        """Build the body: the public class's ``__init__`` passes its keywords, the dimensions
+        in ``spec.params`` order (``tests/test_shapes.py`` checks each class). Plain Python
+        over the shape's own functions, in seven steps:
+
+        1. every dimension to an SI float (:mod:`rigidparts.units`; a float as it is);
+        2. the density from the material table, the given density, or the given mass
+           (``density = mass / volume``): exactly one of the three, the default material when
+           none (:func:`rigidparts.density.resolve_density`);
+        3. the shape's rules (``spec.check``), then the density or mass, then (step 4) the axis;
+        4. the frame ``R_AC = [e_axis | h | w]`` (:mod:`rigidparts.frames`), each axis
+           checked once (:func:`_frame_of`);
+        5. the extra frames (``extra_frames``: the ``extra_frames`` or ``frames`` keyword);
+        6. the closed forms in the canonical frame C (tier 1, ``spec.closed_form``: the centre
+           of mass on C's x axis, C's axes principal; tier 2, ``spec.general_form``: a full
+           :class:`MassProperties` in C) and whether float64 holds them
+           (:func:`rigidparts.shapes.results_representable`);
+        7. the inertia rotated into frame_a, ``I_BBcm_A = R_AC diag(I_xx, I_yy, I_zz) R_AC^T``,
+           checked against the triangle inequality (:func:`rigidparts.inertia.canonical_inertia`).
+        """
         spec = self.spec
-        init = _COMPILED.get(spec)
-        if init is None:
-            init = _COMPILED[spec] = _compile(spec)
-        keywords = init.__kwdefaults__  # type: ignore[attr-defined]
-        init(self, **{name: arguments[name] for name in keywords if name in arguments})
+        state = self.__dict__
+        # 1. The dimensions in SI (raw kinds, a mesh's path or unit, as given).
+        si = dimensions
+        if not _FLOAT_ONLY.issuperset(map(type, si)):
+            si = tuple(
+                value if type(value) is float or param.kind in RAW_KINDS
+                else to_si(param.name, value, param.kind)
+                for param, value in zip(spec.params, dimensions, strict=True)
+            )  # fmt: skip
+        # 2. The density (with a mass: rho is the mass until step 6).
+        rho, material_name, by_mass = resolve_density(material, density, mass)
+        # 3. The shape's rules, then the density (or the mass).
+        code = spec.check(*si)
+        if code or not 0.0 < rho < math.inf:
+            given = {
+                **dict(zip(spec.parameter_names, dimensions, strict=True)),
+                "density": density,
+                "mass": mass,
+            }
+            raise _refusal(spec, code, si, rho, by_mass, material_name, given)
+        # 4. The frame: that of the axis tuple given last time, else _frame_of's.
+        if not spec.axis:
+            axis, frame, products, layout = _NO_AXIS_FRAME
+        else:
+            last = self._recent_axis[0]
+            if axis is last[0] and rotate90 is False and height_direction is None:
+                axis, frame, products, layout = last
+            else:
+                axis, frame, products, layout = _frame_of(
+                    self, self._recent_axis, axis, rotate90, height_direction
+                )
+        # 5. The extra frames, when there are some.
+        if type(extra_frames) is not tuple or extra_frames:
+            parsed = self._parse_extra_frames(extra_frames)
+            if parsed:
+                state["_extra_frames"] = parsed
+        # 6. The mass properties in C, and whether float64 holds them.
+        closed_form = spec.closed_form
+        if closed_form is None:
+            results, rho = self._general_results(si, rho, by_mass)
+        elif by_mass:  # density = mass / volume; the mass kept exactly as given
+            given_mass = rho
+            rho = density_from_mass(given_mass, closed_form(*si, 1.0)[0])
+            volume, _, com_x, i0, i1, i2 = closed_form(*si, rho)
+            results = (volume, given_mass, com_x, i0, i1, i2)
+            state["_mass_given"] = True
+        else:
+            results = closed_form(*si, rho)
+        volume, mass_kg, _, i0, i1, i2 = results
+        if not results_representable(volume, mass_kg, i0, i1, i2, rho):
+            raise _unrepresentable(
+                spec, si, results, dict(zip(spec.parameter_names, dimensions, strict=True))
+            )
+        # 7. The state; _results last: the body counts as built from then on (__setattr__).
+        state["_si"] = si
+        state["_density"] = rho
+        state["_material"] = material_name
+        state["_frame"] = frame
+        state["_axis_given"] = axis
+        if closed_form is None:
+            state["inertia"] = self.mass_properties.inertia
+        else:
+            state["inertia"] = canonical_inertia(i0, i1, i2, products, layout)
+        state["_results"] = results
+
+    def _build_from(self, keywords: Mapping[str, Any]) -> None:
+        """:meth:`_build` from a mapping of keywords (``locals()`` of a subclass that writes
+        its own ``__init__``): keywords left out take ``spec.signature_defaults()``, other
+        names are not read."""
+        spec = self.spec
+        given = {**spec.signature_defaults(), **keywords}
+        self._build(
+            tuple(given[name] for name in spec.parameter_names),
+            given["material"],
+            given["density"],
+            given["mass"],
+            given.get("axis"),
+            given.get("rotate90", False),
+            given.get("height_direction"),
+            given.get(spec.frames_keyword, ()),
+        )
 
     def _general_results(
         self, si: tuple[Any, ...], value: float, by_mass: bool
@@ -630,7 +373,7 @@ class Component:
         kept as given); keeps the properties in C as ``_canonical_properties``."""
         spec = self.spec
         dimensions = dict(zip(spec.parameter_names, si, strict=True))
-        rho = _divide(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
+        rho = density_from_mass(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
         volume, canonical = spec.general_form(dimensions, rho)
         state = self.__dict__
         state["_canonical_properties"] = canonical

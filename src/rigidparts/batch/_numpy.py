@@ -9,8 +9,8 @@ The rules are written for floats, with ``a if cond else b``, ``and``, chained co
 ``min``, which numpy arrays cannot evaluate. :func:`vectorised` turns such a function into its
 array form *from its own source*: the syntax tree is rewritten (``a if c else b`` ->
 ``where(c, a, b)``, ``x and y`` -> ``logical_and(x, y)``, ``a < b < c`` -> ``(a < b) & (b < c)``,
-``min`` -> the same comparisons as Python's ``min``; the function read by
-:func:`rigidparts.inlining.straight_line`) and compiled once per function, so the
+``min`` -> the same comparisons as Python's ``min``; the function read by :func:`_definition`)
+and compiled once per function, so the
 shape's ``check`` and :func:`rigidparts.shapes.results_representable` stay the one statement of
 their rules. Anything the rewrite does not know (loops, ``**``, other calls) is refused, and that
 function then runs row by row (``numpy.frompyfunc``), correct and slow. ``tests/test_batch.py``
@@ -27,7 +27,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
+import linecache
 import math
+import sys
+import textwrap
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +40,6 @@ import numpy as np
 
 from .. import frames as _frames
 from ..inertia import rotate_with_products, rotation_products
-from ..inlining import NotStraightLine, straight_line
 from ..shapes import ShapeSpec, results_representable
 
 __all__ = ["CHUNK", "NotVectorisable", "run", "vectorised"]
@@ -175,26 +179,76 @@ class _Rewrite(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
+def _definition(function: Callable[..., Any]) -> ast.FunctionDef:
+    """``function``'s own ``def``, parsed from its source (docstring, annotations and
+    decorators left out), when that source is the code that runs: a plain function of
+    positional parameters, no closure and no wrapper, whose source compiled again (beside its
+    module's imports, which decide how CPython compiles ``math.f(x)``) gives its very bytecode
+    (not a file edited since it was imported). :class:`NotVectorisable` otherwise."""
+    code = getattr(function, "__code__", None)
+    if code is None or not hasattr(function, "__globals__"):
+        raise NotVectorisable(f"{function!r} is not a Python function")
+    if code.co_freevars or hasattr(function, "__wrapped__"):
+        raise NotVectorisable("a closure or a wrapper: its source is not all it runs")
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError) as exc:
+        raise NotVectorisable(f"no source for {function!r}") from exc
+    node = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list or node.name != code.co_name:
+        raise NotVectorisable("not a plain function")
+    arguments = node.args
+    if (
+        arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg or arguments.kwarg
+        or arguments.defaults
+    ):  # fmt: skip
+        raise NotVectorisable("only positional parameters without defaults")
+    node.returns = None
+    for argument in arguments.args:
+        argument.annotation = None  # annotations are not code
+    module = sys.modules.get(function.__module__)
+    imports = [
+        statement
+        for statement in (ast.parse(inspect.getsource(module)).body if module else [])
+        if isinstance(statement, ast.Import | ast.ImportFrom)
+        and not (isinstance(statement, ast.ImportFrom) and statement.module == "__future__")
+    ]
+    compiled = compile(ast.Module([*imports, node], type_ignores=[]), code.co_filename, "exec")
+    again = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    if (again.co_code, again.co_consts, again.co_names, again.co_varnames) != (
+        code.co_code,
+        code.co_consts,
+        code.co_names,
+        code.co_varnames,
+    ):
+        raise NotVectorisable("its source is not the code that runs (edited since imported?)")
+    body = node.body
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        node.body = body[1:]  # the docstring
+    return node
+
+
 @functools.cache
 def vectorised(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` (plain-float arithmetic, comparisons, ``if``-expressions, ``and`` / ``or``
     / ``not``, ``min`` / ``max`` / ``abs``, ``math.isfinite`` / ``isnan`` / ``isinf`` /
-    ``sqrt``, straight-line assignments) rewritten to take numpy arrays: each element gives
-    what ``function`` gives for that element's values (module docstring). Compiled once per
-    function, in a copy of its module's globals. :class:`NotVectorisable` for anything else."""
-    try:
-        definition, body, _ = straight_line(function)
-    except NotStraightLine as exc:
-        raise NotVectorisable(str(exc)) from exc
-    if definition.args.defaults or any(isinstance(s, ast.AugAssign) for s in body):
-        # x += y would change an input array in place
-        raise NotVectorisable("only positional parameters without defaults, and no x += y")
-    definition.body = [*body, definition.body[-1]]  # the docstring left out
-    tree = ast.Module([definition], type_ignores=[])
-    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
+    ``sqrt``, assignments to names, ``return``) rewritten to take numpy arrays: each element
+    gives what ``function`` gives for that element's values (module docstring). Compiled once
+    per function, in a copy of its module's globals; the rewritten source is registered with
+    :mod:`linecache` under ``<vectorised NAME>``, so tracebacks show it.
+    :class:`NotVectorisable` for anything else."""
+    definition = _definition(function)
+    tree = ast.fix_missing_locations(_Rewrite().visit(ast.Module([definition], type_ignores=[])))
     namespace = {**function.__globals__, **_HELPERS}
-    name = function.__qualname__
-    exec(compile(tree, f"<vectorised {name}>", "exec"), namespace)
+    filename = f"<vectorised {function.__module__}.{function.__qualname__}>"
+    source = ast.unparse(tree) + "\n"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
     return namespace[definition.name]
 
 

@@ -3,7 +3,7 @@
 :func:`parse` turns the keywords of a shape's public class (each a scalar or an array, with
 or without units) into arrays by name, driven by the shape's specification: its dimensions
 (each of its ``Param.kind``), ``density`` or ``mass`` (exactly one, from ``material``,
-``density`` or ``mass``, as :func:`rigidparts.component.material_source` decides for one
+``density`` or ``mass``, as :func:`rigidparts.density.material_source` decides for one
 body), and ``axis``, ``height_direction`` and ``rotate90`` as the shape takes them.
 :func:`row_count` finds N (naming the first argument that does not broadcast) and
 :func:`broadcast_rows` gives read-only (N,) / (N, 3) views without copies.
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..component import material_source
+from ..density import material_source
 from ..errors import ParameterError
 from ..materials import Material, get_material
 from ..shapes import ShapeSpec

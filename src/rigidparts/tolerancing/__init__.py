@@ -240,7 +240,7 @@ def tolerance(
             f"{', '.join(spec.parameter_names)}, and density or mass)",
         )  # fmt: skip
     from ..bodies import body_class
-    from ..component import material_source
+    from ..density import material_source
 
     material_source(  # at most one of material, density and mass
         fixed.get("material"),
