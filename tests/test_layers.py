@@ -161,9 +161,10 @@ def _string_literals(path: Path) -> set[str]:
 
 
 #: Words that are shape names and also other things consumers must say: the native primitives
-#: of the export formats (``Primitive.kind``), joint types (a ball joint), the mesh geometry
-#: kind and the ``mesh`` command.
-NOT_ONLY_SHAPES = {"box", "cylinder", "sphere", "ball", "mesh"}
+#: of the export formats and the geometry kinds of robot description files (``Primitive.kind``,
+#: ``formats.description.GEOMETRY_KINDS``), joint types (a ball joint), the mesh geometry kind
+#: and the ``mesh`` command.
+NOT_ONLY_SHAPES = {"box", "cylinder", "sphere", "ball", "mesh", "capsule", "ellipsoid"}
 
 
 @pytest.mark.parametrize(

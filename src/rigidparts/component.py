@@ -332,7 +332,7 @@ class Component:
         else:
             results = closed_form(*si, rho)
         volume, mass_kg, _, i0, i1, i2 = results
-        if not results_representable(volume, mass_kg, i0, i1, i2, rho):
+        if not (spec.mass_only or results_representable(volume, mass_kg, i0, i1, i2, rho)):
             raise _unrepresentable(
                 spec, si, results, dict(zip(spec.parameter_names, dimensions, strict=True))
             )
@@ -367,15 +367,22 @@ class Component:
 
     def _general_results(
         self, si: tuple[Any, ...], value: float, by_mass: bool
-    ) -> tuple[tuple[float, ...], float]:
+    ) -> tuple[tuple[Any, ...], float | None]:
         """Constructor step 6 of tier 2: ``(results, density)`` from the general form, with
         ``value`` the density, or the mass when ``by_mass`` (density = mass / volume, the mass
-        kept as given); keeps the properties in C as ``_canonical_properties``."""
+        kept as given); keeps the properties in C as ``_canonical_properties``. A mass-only
+        shape (``spec.mass_only``) takes the mass itself and has no volume and no density."""
         spec = self.spec
         dimensions = dict(zip(spec.parameter_names, si, strict=True))
-        rho = density_from_mass(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
-        volume, canonical = spec.general_form(dimensions, rho)
         state = self.__dict__
+        if spec.mass_only:
+            if not by_mass:
+                raise ParameterError("mass", None, "must be given (kg): this body has no volume")
+            volume, canonical = spec.general_form(dimensions, value)
+            rho = None
+        else:
+            rho = density_from_mass(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
+            volume, canonical = spec.general_form(dimensions, rho)
         state["_canonical_properties"] = canonical
         mass = canonical.mass
         if by_mass:
@@ -464,13 +471,14 @@ class Component:
         return self._results[1]
 
     @property
-    def volume(self) -> float:
-        """Volume of material, m^3."""
+    def volume(self) -> float | None:
+        """Volume of material, m^3 (None for a body given by its mass alone)."""
         return self._results[0]
 
     @property
-    def density(self) -> float:
-        """Density, kg/m^3 (from the material table, given, or mass / volume)."""
+    def density(self) -> float | None:
+        """Density, kg/m^3 (from the material table, given, or mass / volume; None for a body
+        given by its mass alone)."""
         return self._density
 
     @property
@@ -581,7 +589,10 @@ class Component:
         surfaces. ``metadata`` holds ``shape`` and ``parameters``. Needs the ``mesh`` extra
         (``pip install 'rigidparts[mesh]'``).
         """
-        canonical = canonical_mesh(self.spec.name, self._dimensions, sections=sections)
+        dimensions = self._dimensions
+        if self.spec.mass_only:  # no geometry: the mesh is drawn from the mass properties
+            dimensions = {**dimensions, "mass": self.mass}
+        canonical = canonical_mesh(self.spec.name, dimensions, sections=sections)
         metadata = {"shape": self.spec.name, "parameters": self.parameters()}
         return mesh_in_frame_a(canonical, self.rotation_from_canonical, metadata)
 
@@ -652,6 +663,9 @@ def _json_ready_parameters(spec: ShapeSpec, parameters: dict[str, Any]) -> dict[
     out = dict(parameters)
     for param in spec.params:
         value = out.get(param.name)
+        if param.plain is not None and value is not None:
+            out[param.name] = param.plain(value)
+            continue
         if param.kind not in RAW_KINDS or value is None or isinstance(value, str | int | float):
             continue
         if isinstance(value, os.PathLike):

@@ -175,8 +175,9 @@ def report(subject: Any, units: str | ReportUnits | None = None) -> dict[str, An
             "shape": subject.shape,
             "parameters": _parameters(subject, chosen),
             "mass": chosen.masses(subject.mass),
-            "volume": chosen.volumes(subject.volume),
-            "density": chosen.densities(subject.density),
+            # None for a body given by its mass alone (no volume, no density)
+            "volume": None if subject.volume is None else chosen.volumes(subject.volume),
+            "density": None if subject.density is None else chosen.densities(subject.density),
             "material": subject.material,
         }
     data["mass"] = chosen.masses(props.mass)
