@@ -230,3 +230,45 @@ axis = [0, 1, 0]
     moments = np.sort(compiled.body_inertia[index])
     np.testing.assert_allclose(moments, np.sort(body.principal_moments), rtol=1e-12)
     np.testing.assert_allclose(compiled.body_ipos[index], body.center_of_mass, rtol=0, atol=1e-15)
+
+
+def test_geometry_draws_the_body_and_leaves_its_mass_properties_alone() -> None:
+    """The mesh is the placed bodies' meshes (two disjoint boxes: the volume is the sum of
+    theirs, L W H each, and the centroid where they are placed); the mass properties are the
+    given ones."""
+    box = rp.Box(length=0.2, width=0.1, height=0.05)
+    body = rp.RigidBody(
+        mass=3.0,
+        inertia=(0.01, 0.02, 0.025, 0, 0, 0),
+        geometry=[
+            (box, {"position": (0.0, 0.0, 0.5)}),
+            {"shape": "box", "length": 0.2, "width": 0.1, "height": 0.05,
+             "position": (0.0, 0.0, -0.5), "rpy": (0.0, 0.0, math.pi / 2)},
+        ],
+    )  # fmt: skip
+    mesh = body.mesh()
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    assert mesh.volume == pytest.approx(2 * 0.2 * 0.1 * 0.05, rel=1e-12)
+    # box 1's centroid (0.1, 0, 0.5); box 2 turned 90 degrees about z: (0, 0.1, -0.5)
+    np.testing.assert_allclose(mesh.center_mass, [0.05, 0.05, 0.0], atol=1e-12)
+    np.testing.assert_array_equal(body.inertia, np.diag([0.01, 0.02, 0.025]))
+    assert body.mass == 3.0
+
+
+@pytest.mark.parametrize(
+    ("geometry", "parameter"),
+    [("box", "geometry"), ([1.0], "geometry"), ([(1.0, None)], "geometry"),
+     ([{"shape": "boxx"}], "geometry[0].shape"), ([(rp.Box(), {"rpy": (0, 0)})], "geometry")],
+)  # fmt: skip
+def test_bad_geometry_names_the_entry(geometry, parameter) -> None:
+    with pytest.raises(rp.ParameterError) as info:
+        rp.RigidBody(geometry=geometry)
+    assert info.value.parameter == parameter, str(info.value)
+
+
+def test_sensitivities_move_the_mass_alone() -> None:
+    """The inertia is given, not made of the mass: d mass / d mass = 1, the rest 0."""
+    table = rp.RigidBody(mass=2.0, inertia=(0.01, 0.02, 0.025, 0, 0, 0)).sensitivities()
+    assert table.parameters == ("mass",)
+    assert table.mass.tolist() == [1.0]
+    assert not table.inertia.any() and not table.principal_moments.any()

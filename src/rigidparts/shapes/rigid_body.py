@@ -25,9 +25,15 @@ canonical frame C is frame_a; there is no axis, no frame_b, no volume and no den
 (``volume`` and ``density`` are None); ``mass`` is the one way to give the amount of matter
 (default 1 kg, as MapleSim's). Named frames through ``frames=``.
 
-Mesh: the equivalent ellipsoid, the homogeneous solid ellipsoid with the same mass, centre of
-mass and inertia (unique: its semi-axes are ``a_1^2 = 5 (I_2 + I_3 - I_1) / (2 m)`` and
-cyclically, along the principal axes), which is what a viewer shows for an inertia.
+``geometry`` (kind ``geometry``, Python and model files only): the shapes that draw the body
+(a robot file's visual or collision geometry), a sequence of ``(body, X_AG)``: any rigidparts
+body placed by the pose of its frame_a in frame_a of this one. They are drawn and exported;
+their own mass properties are not used (the given ones are the body's).
+
+Mesh: the geometry's meshes, placed; without geometry, the equivalent ellipsoid, the
+homogeneous solid ellipsoid with the same mass, centre of mass and inertia (unique: its
+semi-axes are ``a_1^2 = 5 (I_2 + I_3 - I_1) / (2 m)`` and cyclically, along the principal
+axes), which is what a viewer shows for an inertia.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ __all__ = [
     "equivalent_ellipsoid",
     "general_form",
     "read_frame",
+    "read_geometry",
     "read_inertia",
     "read_vector",
 ]
@@ -67,8 +74,13 @@ RULES = (
         "must be None, a position (x, y, z), or a mapping with 'position' and either 'rotation' "
         "(3x3 rows) or 'rpy' (roll, pitch, yaw)",
     ),
+    Rule(
+        "geometry",
+        "must be a sequence of (body, pose) pairs: a rigidparts body and the pose of its frame_a "
+        "(a position, or a mapping of 'position' and 'rotation' or 'rpy')",
+    ),
 )
-COM_VALID, INERTIA_VALID, FRAME_VALID = rule_codes(RULES)
+COM_VALID, INERTIA_VALID, FRAME_VALID, GEOMETRY_VALID = rule_codes(RULES)
 
 
 def _numbers(value: Any, kind: str, name: str) -> list[float]:
@@ -179,13 +191,38 @@ def _plain_frame(value: Any) -> dict[str, Any] | None:
     return {"position": position.tolist(), "rotation": rotation.tolist()}
 
 
-def check(center_of_mass: Any, inertia: Any, frame: Any) -> int:
+def read_geometry(value: Any, name: str = "geometry") -> tuple[tuple[Any, Any], ...]:
+    """``((body, X_AG), ...)`` from a sequence of pairs (a body: anything with ``mesh`` and
+    ``mass_properties``; a pose as :func:`read_frame` takes it); ParameterError otherwise."""
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise ParameterError(name, value, RULES[GEOMETRY_VALID - 1].text)
+    out = []
+    for i, item in enumerate(value):
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ParameterError(f"{name}[{i}]", item, RULES[GEOMETRY_VALID - 1].text)
+        body, pose = item
+        if not (hasattr(body, "mesh") and hasattr(body, "mass_properties")):
+            raise ParameterError(f"{name}[{i}]", item, RULES[GEOMETRY_VALID - 1].text)
+        out.append((body, read_frame(pose, f"{name}[{i}]")))
+    return tuple(out)
+
+
+def _plain_geometry(value: Any) -> list[dict[str, Any]]:
+    """Each placed body as its plain parameters with ``position`` and ``rotation``."""
+    return [
+        {**body.to_dict()["parameters"], "position": p.tolist(), "rotation": r.tolist()}
+        for body, (r, p) in read_geometry(value)
+    ]
+
+
+def check(center_of_mass: Any, inertia: Any, frame: Any, geometry: Any) -> int:
     """0, or the code of the first rule of :data:`RULES` the values break (Python only: a
     tier-2 shape is never compiled)."""
     for code, reader, value in (
         (COM_VALID, read_vector, center_of_mass),
         (INERTIA_VALID, read_inertia, inertia),
         (FRAME_VALID, read_frame, frame),
+        (GEOMETRY_VALID, read_geometry, geometry),
     ):
         try:
             reader(value)
@@ -222,12 +259,21 @@ def equivalent_ellipsoid(mass: float, moments: np.ndarray, smallest: float = 1e-
 
 
 def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
-    """The equivalent ellipsoid (:func:`equivalent_ellipsoid`) in frame_a: a unit sphere of
+    """The geometry's meshes placed in frame_a (``p_A = R_AG p_G + p_AoGo_A``), or without
+    geometry the equivalent ellipsoid (:func:`equivalent_ellipsoid`): a unit sphere of about
     ``sections`` segments scaled along the principal axes and centred on the centre of mass.
     ``dimensions`` carries the body's ``mass`` besides its parameters."""
     from ._meshing import trimesh_module
 
     trimesh = trimesh_module()
+    placed = read_geometry(dimensions["geometry"])
+    if placed:
+        parts = []
+        for body, (rotation, position) in placed:
+            own = body.mesh(sections)
+            vertices = np.asarray(own.vertices) @ rotation.T + position
+            parts.append(trimesh.Trimesh(vertices, np.asarray(own.faces), process=False))
+        return trimesh.util.concatenate(parts)
     _, props = general_form(dimensions, dimensions["mass"])
     axes = equivalent_ellipsoid(props.mass, props.principal_moments)
     # an icosphere is closed and consistently wound; about `sections` segments around
@@ -266,6 +312,14 @@ SPEC = register(
                 "pose",
                 option="--inertial-frame",  # --frame names extra frames
                 plain=_plain_frame,
+            ),
+            Param(
+                "geometry",
+                (),
+                "shapes that draw the body: (body, pose) pairs (not its mass model)",
+                "geometry",
+                plain=_plain_geometry,
+                command_line=False,
             ),
         ),
         rules=RULES,
