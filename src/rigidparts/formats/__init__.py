@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ModelError
 
-__all__ = ["FORMATS", "format_of", "load_model", "read_description"]
+__all__ = ["FORMATS", "ROOTS", "format_of", "load_model", "read_description"]
 
 #: Suffix -> reader module (``rigidparts.formats.<name>``), whose ``read(path, *,
 #: search_path=())`` returns a :class:`~rigidparts.formats.description.Description`.
@@ -29,12 +29,21 @@ FORMATS = {
     ".usd": "usd",
     ".usda": "usd",
     ".usdc": "usd",
+    ".usdz": "usd",
 }
 
 
+#: A ``.xml`` file's root element -> its format (MuJoCo's, URDF's and SDFormat's roots).
+ROOTS = {"mujoco": "mjcf", "robot": "urdf", "sdf": "sdf"}
+
+
 def format_of(path: str | os.PathLike[str]) -> str:
-    """The reader's name for ``path``'s suffix; ModelError naming the file otherwise."""
+    """The reader's name for ``path``: by its suffix, and for ``.xml`` by its root element
+    (``<mujoco>``, ``<robot>``, ``<sdf>``; anything else is read as MJCF, which names the
+    problem). ModelError naming the file for an unknown suffix."""
     suffix = Path(path).suffix.lower()
+    if suffix == ".xml":
+        return ROOTS.get(_root_tag(path), "mjcf")
     try:
         return FORMATS[suffix]
     except KeyError:
@@ -44,10 +53,28 @@ def format_of(path: str | os.PathLike[str]) -> str:
         ) from None
 
 
+def _root_tag(path: str | os.PathLike[str]) -> str | None:
+    """The name of the root element of an XML file (None when it has none that parses: the
+    reader then says why)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        for _, element in ET.iterparse(os.fspath(path), events=("start",)):
+            return element.tag.rpartition("}")[2]
+    except (ET.ParseError, OSError):
+        return None
+    return None
+
+
 def read_description(path: str | os.PathLike[str], *, search_path: Any = ()) -> Any:
     """The :class:`~rigidparts.formats.description.Description` of a URDF, MJCF, SDFormat or
-    USD file (by its suffix), as declared: nothing validated, nothing repaired."""
-    reader = import_module(f"{__name__}.{format_of(path)}")
+    USD file (by :func:`format_of`), as declared: nothing validated, nothing repaired.
+    ModelError naming the file when it is missing or a folder."""
+    name = format_of(path)
+    if not Path(path).is_file():
+        what = "is a folder" if Path(path).is_dir() else "does not exist"
+        raise ModelError("file", os.fspath(path), f"{what} (give a robot description file)")
+    reader = import_module(f"{__name__}.{name}")
     return reader.read(path, search_path=tuple(search_path))
 
 

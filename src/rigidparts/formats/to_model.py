@@ -14,6 +14,13 @@ a moving joint it is refused, as MuJoCo and Drake refuse it. The root link is jo
 world by a fixed joint (URDF's and SDFormat's convention; MJCF's bodies say it with their own
 joints: a ``floating`` root joint is a free joint).
 
+Geometry: each body is drawn with its links' visual geometry (else their collision geometry),
+each piece a rigidparts body (:func:`rigidparts.formats.geometry.piece_body`: the registry's
+exact primitives, mesh files as MeshBody) placed in the body's ``geometry``; a piece that
+cannot be made (a missing or open mesh file, a format trimesh cannot read) is left out, and one
+warning per file says which. The geometry draws the body and goes into its exports; the
+declared inertial stays its mass model.
+
 Joints: ``revolute`` and ``continuous`` -> revolute (limits kept for revolute), ``prismatic``,
 ``fixed``, ``floating`` -> free, ``ball``; ``planar`` has no counterpart (ModelError).
 """
@@ -21,6 +28,8 @@ Joints: ``revolute`` and ``continuous`` -> revolute (limits kept for revolute), 
 from __future__ import annotations
 
 import re
+import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -158,6 +167,12 @@ def model_from_description(description: Description) -> Any:
         named[frame] = {"position": x_cj[1], "rotation": x_cj[0]}
         joint_frames[name] = frame
 
+    drawn, left_out = _geometry(description, owner)
+    if left_out:
+        warnings.warn(
+            f"{file}: {len(left_out)} of its geometries not drawn, e.g. {left_out[0]}",
+            stacklevel=3,
+        )
     for name, body_name in bodies.items():
         link = description.links[name]
         inertial = link.inertial
@@ -168,6 +183,7 @@ def model_from_description(description: Description) -> Any:
                 center_of_mass=(0.0, 0.0, 0.0),
                 inertia=inertial.inertia,
                 frame={"position": inertial.pose[1], "rotation": inertial.pose[0]},
+                geometry=drawn.get(body_name, ()),
                 frames=frames.get(body_name) or None,
             )
         except ParameterError as exc:
@@ -182,6 +198,35 @@ def model_from_description(description: Description) -> Any:
 
     _add_joints(model, description, owner, bodies, parent_of, joint_frames)
     return model
+
+
+def _geometry(
+    description: Description, owner: dict[str, tuple[str | None, Transform]]
+) -> tuple[dict[str, list[tuple[Any, dict[str, Any]]]], list[str]]:
+    """Per body, the placed bodies that draw it (``(body, pose of its frame_a in the body's
+    frame_a)``) from its links' visual geometry (else collision geometry); and what could not
+    be made, one short line each."""
+    from .geometry import piece_body
+
+    drawn: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    left_out: list[str] = []
+    for name, link in description.links.items():
+        body_name, x_bl = owner.get(name, (None, IDENTITY))
+        if body_name is None:
+            continue
+        for geometry in link.visuals or link.collisions:
+            try:
+                piece, x_ga = piece_body(geometry)
+            except (ParameterError, ImportError, OSError, ValueError) as exc:
+                what = Path(geometry.mesh).name if geometry.mesh else geometry.kind
+                reason = exc.rule if isinstance(exc, ParameterError) else str(exc)
+                left_out.append(f"link {name!r} {what}: {reason.splitlines()[0][:80]}")
+                continue
+            rotation, position = compose(x_bl, compose(geometry.pose, x_ga))
+            drawn.setdefault(body_name, []).append(
+                (piece, {"position": position, "rotation": rotation})
+            )
+    return drawn, left_out
 
 
 def _is_identity(pose: Transform) -> bool:
