@@ -6,10 +6,23 @@ For every shipped example: the still viewer (``rp.view(model, "x.html")``) and, 
 that moves, its run with the file's own ``[simulation]`` settings played back; then the
 pendulum for 60 s at 1 ms (60 001 samples) and a 300-body chain (the keyframe budget at work).
 Prints a Markdown table: file size (MB), samples, keyframes, best write time of 3 (s).
+
+    python benchmarks/viewer.py --large        # only the large models (issue 22)
+
+Large models: chains of 1000 and 3000 equal links (``big_models.chain``: boxes, and 1000
+cones, whose meshes are triangle meshes): the still viewer's best write time of 3 in one warm
+process (imports excluded), its size, the bytes of mesh data in it (the ``BufferGeometry``
+arrays, written once per distinct mesh), and the time headless Chromium takes to open the file
+and run its player to the end (``data-rigidparts-ready``; the command line of
+tests/test_html_browser.py, SwiftShader, 5 s of virtual time; skipped without a Chromium).
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -46,7 +59,74 @@ def _chain(bodies: int) -> Model:
     return model
 
 
+def _mesh_bytes(path: Path) -> int:
+    """Bytes of the BufferGeometry arrays (positions, indices) in the written file."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index('id="rigidparts-scene">') + len('id="rigidparts-scene">')
+    scene = json.loads(text[start : text.index("</script>", start)])
+    total = 0
+    for command in scene["commands"]:
+        for geometry in command.get("object", {}).get("geometries", []):
+            if geometry.get("type") == "BufferGeometry":
+                total += len(json.dumps(geometry["data"], separators=(",", ":")))
+    return total
+
+
+def _open_seconds(path: Path, folder: Path) -> str:
+    """Seconds until headless Chromium has run the page's player (or why not)."""
+    browser = next(
+        (
+            shutil.which(b)
+            for b in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(b)
+        ),
+        None,
+    )
+    if browser is None:
+        return "no Chromium"
+    command = [
+        browser, "--headless", "--no-sandbox", "--disable-gpu",
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+        "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+        f"--user-data-dir={folder / 'profile'}", "--window-size=800,600",
+        "--virtual-time-budget=5000", "--dump-dom", path.as_uri(),
+    ]  # fmt: skip
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    seconds = time.perf_counter() - start
+    if 'data-rigidparts-ready="1"' not in done.stdout:
+        return f"not ready after {seconds:.1f} s"
+    return f"{seconds:.1f}"
+
+
+def large() -> None:
+    """The large models' table (module docstring)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from big_models import chain
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        rp.view(rp.Box(), out / "warm.html", progress=False)  # imports, first calls
+        for bodies, shape in ((1000, "box"), (1000, "cone"), (3000, "box")):
+            model = chain(bodies, shape)
+            path = out / f"chain{bodies}{shape}.html"
+            seconds = _write(model, path)
+            opened = _open_seconds(path, out) if bodies == 3000 else ""
+            rows.append(
+                f"| {bodies} {shape}{'es' if shape == 'box' else 's'} | "
+                f"{path.stat().st_size / 1e6:.2f} | "
+                f"{_mesh_bytes(path) / 1e6:.3f} | {seconds:.2f} | {opened} |"
+            )
+    print("| chain | MB | mesh data (MB) | write (s) | opens in Chromium (s) |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
 def main() -> None:
+    if "--large" in sys.argv[1:]:
+        large()
+        return
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
@@ -83,6 +163,8 @@ def main() -> None:
     print("| case | MB | samples | keyframes | write (s) |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
+    print()
+    large()
 
 
 if __name__ == "__main__":

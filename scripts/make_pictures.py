@@ -93,6 +93,7 @@ PICTURES: list[tuple[str, list[str]]] = [
 #: through), a disk's radial frames turned about its axis, the I-beam's section upright and
 #: seen end on, the link's pin holes. A shape missing here is drawn with its defaults.
 SHAPE_OPTIONS: dict[str, list[str]] = {
+    "step": ["examples/parts/bracket.step"],
     "ball": ["--radius", "0.3", "--inner-radius", "0.24"],
     "cylinder": ["--length", "0.6", "--radius", "0.1", "--axis", "1,1,0", "--extra-frame", "0.2"],
     "disk": [
@@ -116,6 +117,11 @@ SHAPE_OPTIONS: dict[str, list[str]] = {
     "ibeam": ["--rotate90", "--length", "0.6", "--view", "25,-35"],
     "linkage": ["--length", "0.5", "--width", "0.03", "--height", "0.1"],
     "mesh": ["examples/parts/bracket.stl", "--units", "mm", "--frame", "mount=2.5mm,20mm,45mm"],
+    # given inertia, no geometry: drawn as its equivalent ellipsoid
+    "rigid_body": [
+        "--mass", "2", "--inertia-tensor", "0.02,0.03,0.025,0.004,-0.002,0",
+        "--center-of-mass", "0,0,0.05", "--frame", "tool=0,0,0.3",
+    ],  # fmt: skip
 }
 
 #: Example models drawn are those with bodies of at least this many shapes.

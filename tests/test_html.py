@@ -1027,3 +1027,255 @@ def test_rod_transforms_of_tiny_and_zero_rods():
     assert np.all(np.isfinite(middle)) and np.all(np.isfinite(rotation))
     np.testing.assert_array_equal(length, [1e-310, 3e-320, 0.0])
     np.testing.assert_array_equal(shown, 1e-9)  # drawn a hair long, never singular
+
+
+# -- large models (issue 22): shared meshes, merged labels, every control kept ----------------
+
+
+def chain(links: int, shape: str = "box") -> Model:
+    """``links`` equal 0.1 m links hanging along -z, each hinged at the previous one's
+    frame_b (boxes, or cones: triangle meshes of some 20 kB of JSON each)."""
+    model = Model(f"chain{links}")
+    parent = "world"
+    for i in range(links):
+        if shape == "box":
+            body = rp.Box(length=0.1, width=0.02, height=0.02, axis=(0, 0, -1))
+        else:
+            body = rp.Cone(length=0.1, radius_a=0.02, radius_b=0.01, axis=(0, 0, -1))
+        model.add_body(f"link{i}", body)
+        model.add_joint(f"hinge{i}", "revolute", parent, f"link{i}.frame_a", axis=(0, 1, 0))
+        parent = f"link{i}.frame_b"
+    return model
+
+
+def _buffer_geometries(scene: dict) -> dict[str, dict]:
+    """uuid -> every BufferGeometry written in the scene (each must be written once)."""
+    found: dict[str, dict] = {}
+    for command in commands_of(scene, "set_object"):
+        for geometry in command["object"].get("geometries", []):
+            assert geometry["uuid"] not in found  # never written twice
+            if geometry["type"] == "BufferGeometry":
+                found[geometry["uuid"]] = geometry
+    return found
+
+
+def test_equal_meshes_are_written_once():
+    """Ten equal cones and one other: two surface meshes in the file, each body's mesh node
+    naming its geometry, the shared one written before its first use; the shared mesh is the
+    body's own (its volume, by the divergence theorem, is the frustum's pi L (a^2 + a b +
+    b^2) / 3 to the mesh's faceting)."""
+    model = chain(10, "cone")
+    model.add_body("odd", rp.Cone(length=0.2, radius_a=0.03, radius_b=0.0))
+    model.add_joint("odd_joint", "fixed", "link9.frame_b", "odd.frame_a")
+    scene = viewer.html_scene(model)
+    geometries = _buffer_geometries(scene)
+    surfaces = {}
+    for command in commands_of(scene, "set_object"):
+        if command["path"].startswith("/Bodies/"):
+            node = command["object"]["object"]
+            surfaces[command["path"]] = node["geometry"]
+            assert node["geometry"] in geometries  # written at or before this command
+    assert len(set(surfaces.values())) == 2
+    assert len({surfaces[f"/Bodies/link{i}/mesh"] for i in range(10)}) == 1
+    geometry = geometries[surfaces["/Bodies/link0/mesh"]]["data"]
+    vertices = np.array(geometry["attributes"]["position"]["array"]).reshape(-1, 3)
+    faces = np.array(geometry["index"]["array"]).reshape(-1, 3)
+    frustum = math.pi * 0.1 * (0.02**2 + 0.02 * 0.01 + 0.01**2) / 3
+    # 48 sides inscribed: the polygon's area is sin(2 pi / 48) 48 / (2 pi) of the circle's
+    assert abs(_volume(vertices, faces)) == pytest.approx(
+        frustum * math.sin(2 * math.pi / 48) * 48 / (2 * math.pi), rel=1e-5
+    )
+
+
+def test_file_size_grows_sub_linearly_with_repeated_bodies(tmp_path):
+    """Adding equal bodies adds their poses, marks and labels, not their meshes: the mesh
+    data of 20 and of 40 equal cones is one cone's, and each extra cone costs under half its
+    mesh's JSON."""
+
+    def mesh_bytes(scene):
+        return sum(
+            len(json.dumps(g["data"], separators=(",", ":")))
+            for g in _buffer_geometries(scene).values()
+            if "index" in g["data"]  # the surfaces (the edges and unit marks have none)
+        )
+
+    sizes, meshes = {}, {}
+    for links in (20, 40):
+        path = tmp_path / f"chain{links}.html"
+        write_html(chain(links, "cone"), path, progress=False)
+        sizes[links] = path.stat().st_size
+        meshes[links] = mesh_bytes(read_page(path)[0])
+    cone = rp.Cone(length=0.1, radius_a=0.02, radius_b=0.01, axis=(0, 0, -1))
+    one = mesh_bytes(viewer.html_scene(cone))
+    assert meshes[20] == meshes[40] == one
+    per_body = (sizes[40] - sizes[20]) / 20
+    assert per_body < one / 2, (per_body, one)
+
+
+def _merge_reference(frames, tolerance):
+    """The rule as stated, by brute force: in order, a frame joins the first earlier group
+    whose first origin is within the tolerance on every coordinate."""
+    groups = []
+    for label, origin, _ in frames:
+        origin = np.asarray(origin, dtype=np.float64).reshape(-1)
+        for names, where in groups:
+            if where.shape == origin.shape and np.max(np.abs(where - origin)) <= tolerance:
+                names.append(label)
+                break
+        else:
+            groups.append(([label], origin))
+    return [("\n".join(names), where) for names, where in groups]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(-1, 1), st.integers(0, 4)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.sampled_from([0.0, 1e-3, 0.5, 1.0]),
+    st.integers(1, 3),
+)
+def test_label_merging_is_the_stated_rule(cells, tolerance, instants):
+    """The grid-accelerated merge gives the brute-force rule's groups, in order, for points
+    on and near cell borders (multiples of the tolerance, and a hair off them) and for tracks
+    over several instants."""
+    from rigidparts.viz.labels import merge_coincident
+
+    frames = []
+    for k, (x, y, z, jitter) in enumerate(cells):
+        step = tolerance or 1.0
+        base = np.array([x, y, z], dtype=np.float64) * 0.5 * step + jitter * 0.3 * step
+        track = np.concatenate([base + 0.25 * step * i * (k % 2) for i in range(instants)])
+        frames.append((f"f{k}", track, None))
+    got = merge_coincident(frames, tolerance)
+    want = _merge_reference(frames, tolerance)
+    assert [text for text, _ in got] == [text for text, _ in want]
+    for (_, a), (_, b) in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_label_merging_of_many_frames_matches_the_rule():
+    """3000 frames of a chain (pairs meeting at each joint) merge as the rule says."""
+    from rigidparts.viz.labels import merge_coincident
+
+    rng = np.random.default_rng(7)
+    points = np.repeat(np.cumsum(rng.normal(size=(1500, 3)), axis=0), 2, axis=0)
+    points += rng.normal(scale=1e-9, size=points.shape)
+    frames = [(f"f{i}", p, None) for i, p in enumerate(points)]
+    got = merge_coincident(frames, 1e-6)
+    want = _merge_reference(frames, 1e-6)
+    assert [t for t, _ in got] == [t for t, _ in want]
+    assert len(got) == 1500
+
+
+def test_a_large_model_keeps_every_control(tmp_path):
+    """Past LARGE_MODEL bodies the file takes the compact form (shared poses, objects at the
+    nodes): still a node per body in every folder, a triad per frame, a marker, an ellipsoid
+    and a joint mark per body, a label per point; the page's Labels and Marks controls; the
+    triads the links' own size (half a 0.1 m link), not the chain's."""
+    links = viewer.LARGE_MODEL + 20
+    model = chain(links)
+    path = tmp_path / "chain.html"
+    write_html(model, path, progress=False)
+    scene, reader, _ = read_page(path)
+    assert scene["shared_poses"] is True and scene["label_mode"] == "hover"
+    assert scene["implied_followers"] == ["/Frames", "/Centres of mass", "/Inertia"]
+    objects = {c["path"]: c["object"]["object"] for c in commands_of(scene, "set_object")}
+    poses = model.body_poses()
+    labelled = {label["path"] for label in scene["labels"]}
+    for name, body in model.bodies.items():
+        m = transform_at(scene, f"/Bodies/{name}")
+        np.testing.assert_allclose(m[:3, :3], poses[name][0], atol=1e-12)
+        np.testing.assert_allclose(m[:3, 3], poses[name][1], atol=1e-12)
+        assert objects[f"/Bodies/{name}"]["type"] == "Mesh"
+        # the body's marks follow it (implied), the joint it carries is listed
+        carried = [f"/Joints/{j.name}" for j in model.joints.values() if j.parent_body == name]
+        assert scene["followers"][f"/Bodies/{name}"] == carried
+        assert objects[f"/Centres of mass/{name}"]["type"] == "Mesh"
+        assert objects[f"/Inertia/{name}"]["type"] == "Mesh"
+        for frame_name, frame in body.frames.items():
+            triad = np.array(objects[f"/Frames/{name}/{frame_name}"]["matrix"]).reshape(4, 4).T
+            np.testing.assert_allclose(triad[:3, 3], frame.position, atol=1e-7)
+            np.testing.assert_allclose(triad[:3, :3], 0.05 * frame.rotation, atol=1e-9)
+        assert f"/Frames/{name}/frame_com/label" in labelled
+    for joint in model.joints.values():
+        assert f"/Joints/{joint.name}" in objects
+        assert f"/Joints/{joint.name}/label" in labelled
+    # frame_b of one link and frame_a of the next share a label
+    texts = [label["text"] for label in scene["labels"]]
+    assert "link0.frame_b\nlink1.frame_a" in texts and "link1.frame_a" not in texts
+    player = reader.scripts[2]
+    assert '"Labels", ["pointed body", "all", "none"]' in player
+    assert '"Marks", ["pointed body", "all", "none"]' in player
+    # a few kB a body, the viewer's 0.9 MB apart
+    assert path.stat().st_size < 1.0 * MB + links * 3000
+
+
+def test_small_bodies_keep_small_triads():
+    """A 5 mm ball on a 1 m bar: the ball's triads are at most half its size, the bar's the
+    scene's 0.15 of its extent."""
+    model = Model("bar and bead")
+    model.add_body("bar", rp.Box(length=1.0, width=0.05, height=0.05))
+    model.add_body("bead", rp.Ball(radius=0.0025))
+    model.add_joint("base", "fixed", "world", "bar.frame_a")
+    model.add_joint("weld", "fixed", "bar.frame_b", "bead.frame_a")
+    scene = viewer.html_scene(model)
+    objects = {c["path"]: c["object"]["object"] for c in commands_of(scene, "set_object")}
+
+    def scale(path):
+        return np.array(objects[path]["matrix"]).reshape(4, 4).T[0, 0]
+
+    assert scale("/Frames/bead/frame_a/triad") == pytest.approx(0.5 * 0.005, rel=1e-6)
+    assert scale("/Frames/bar/frame_a/triad") == pytest.approx(scene["triad_length"], rel=1e-6)
+
+
+# -- long names and titles are cut for display (issue 23 item 5) --------------------------------
+
+
+def test_a_name_of_millions_of_characters_is_cut(tmp_path):
+    """A 2-million-character model name and a 1000-character body name: the page's title,
+    heading and labels show at most TEXT_WIDTH characters a line (the cut marked by an
+    ellipsis), and the names in the file's scene are whole where they identify (paths)."""
+    from rigidparts.viz.scene import TEXT_WIDTH
+
+    body = "b" * 1000
+    model = Model("n" * 2_000_000)
+    model.add_body(body, rp.Box())
+    model.add_joint("j" * 500, "revolute", "world", f"{body}.frame_a", axis=(0, 0, 1))
+    path = tmp_path / "long.html"
+    write_html(model, path, progress=False)
+    scene, _, text = read_page(path)
+    assert len(text) < 2 * MB  # not the name written out in full
+    assert scene["title"] == "n" * (TEXT_WIDTH - 1) + "\u2026"
+    assert scene["heading"].startswith(scene["title"] + ": 1 body, 1 joints")
+    assert len(scene["heading"]) < 3 * TEXT_WIDTH
+    for label in scene["labels"]:
+        assert all(len(line) <= TEXT_WIDTH for line in label["text"].split("\n"))
+    assert f"/Bodies/{body}" in {c["path"] for c in commands_of(scene, "set_transform")}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("ab \n\t\u00e9"), max_size=400),
+    st.integers(2, 50),
+    st.integers(1, 6),
+)
+def test_short_text_invariants(text, width, lines):
+    """At most ``lines`` lines of at most ``width`` characters; text that fits is kept as it
+    is (control characters shown as spaces); a cut is marked by an ellipsis; what is kept
+    of each line is the line's beginning."""
+    from rigidparts.viz.scene import short_text
+
+    out = short_text(text, width, lines)
+    rows = out.split("\n")
+    assert len(rows) <= lines and all(len(r) <= width for r in rows)
+    shown = text.replace("\t", " ")
+    source = shown.split("\n")
+    if len(source) <= lines and all(len(r) <= width for r in source):
+        assert out == shown
+    else:  # a cut line, or the last line when lines were left out, says so
+        assert any(row.endswith("\u2026") for row in rows)
+    for row, original in zip(rows, source, strict=False):
+        assert original.startswith(row.rstrip("\u2026"))

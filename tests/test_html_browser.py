@@ -270,3 +270,50 @@ def test_rod_drawn_between_its_frames(tmp_path):
     off = np.abs((pixels - a) @ np.array([-along[1], along[0]])) / np.linalg.norm(along)
     assert np.all(off < 0.02 * WIDTH), off.max()  # on the segment's line
     assert s.min() < 0.05 and s.max() > 0.9, (s.min(), s.max())  # from the anchor to the ball
+
+
+def test_a_large_model_opens(tmp_path):
+    """A chain past LARGE_MODEL bodies (the compact file: shared meshes and poses, folders of
+    the control panel made when opened, marks and labels of the pointed body) runs its player
+    to the end without a JavaScript error, and draws the links (grey-blue pixels of the
+    default palette where the chain hangs, not an empty page)."""
+    from rigidparts.viz.html import LARGE_MODEL
+    from test_html import chain
+
+    model = chain(LARGE_MODEL + 50)
+    path = tmp_path / "chain.html"
+    rp.view(model, path, progress=False, world=False, grid=False)
+    scene = _scene_of(path)
+    assert scene["shared_poses"] is True
+    done = _chromium(tmp_path, path.as_uri(), "--dump-dom")
+    body = _Body()
+    body.feed(done.stdout)
+    assert body.attributes.get("data-rigidparts-ready") == "1", done.stdout[-2000:]
+    assert "data-rigidparts-error" not in body.attributes, body.attributes
+    shot = tmp_path / "chain.png"
+    _chromium(tmp_path, path.as_uri(), f"--screenshot={shot}")
+    image = np.asarray(Image.open(shot).convert("RGB"), dtype=np.float64)
+    spread = image.max(axis=-1) - image.min(axis=-1)
+    assert (spread > 60).sum() > 500  # coloured bodies drawn on the grey background
+
+
+def test_viewer_labels_of_nearby_frames_do_not_overlap(tmp_path):
+    """The wheel on its axle (fourteen labels, several frames within centimetres): the boxes
+    of the labels the page drew, as it reports them (pixels), are apart, and every label of
+    the scene is among them."""
+    import itertools
+    import json
+
+    model = rp.load_model(Path(__file__).resolve().parents[1] / "examples/wheel_on_axle.toml")
+    path = tmp_path / "wheel.html"
+    rp.view(model, path, progress=False)
+    scene = _scene_of(path)
+    done = _chromium(tmp_path, path.as_uri(), "--dump-dom")
+    body = _Body()
+    body.feed(done.stdout)
+    assert body.attributes.get("data-rigidparts-ready") == "1", done.stdout[-2000:]
+    boxes = json.loads(body.attributes["data-rigidparts-label-boxes"])
+    assert len(boxes) == len(scene["labels"])
+    for a, b in itertools.combinations(boxes, 2):
+        apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+        assert apart, (a, b)

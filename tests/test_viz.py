@@ -537,3 +537,61 @@ def test_simulate_animate_end_to_end(tmp_path: Path, model_file: Path) -> None:
     gif = Image.open(out)
     assert gif.n_frames == 6  # 0.2 s at 25 frames per second, both ends
     assert gif.size == animation.DEFAULT_ANIMATION_SIZE
+
+
+# -- labels of frames at nearby points are not drawn over each other (issue 23 item 10) --------
+
+
+def _label_boxes(ax: Axes3D) -> list:
+    """The drawn boxes (pixels) of the frame and joint labels, as the renderer lays them out."""
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = []
+    for text in ax.texts:
+        if text.get_gid() in ("label", "joint_label"):
+            boxes.append((text.get_text(), text.get_bbox_patch().get_window_extent(renderer)))
+    return boxes
+
+
+@pytest.mark.parametrize(
+    ("example", "view"),
+    [
+        ("wheel_on_axle.toml", (18.0, 125.0)),  # docs/pictures.md's view
+        ("wheel_on_axle.toml", (28.0, -56.0)),  # the default view
+        ("wheel_on_axle.toml", (60.0, 45.0)),
+        ("wheel_on_axle.toml", (0.0, 90.0)),
+        ("double_pendulum.toml", (28.0, -56.0)),
+        ("serial_arm.toml", (28.0, -56.0)),
+    ],
+)
+def test_labels_of_nearby_frames_do_not_overlap(example: str, view: tuple) -> None:
+    """Every pair of label boxes, measured after drawing, is apart (the wheel on its axle has
+    six frames within a few centimetres of each other on the screen)."""
+    import itertools
+
+    model = load_model(Path(__file__).resolve().parents[1] / "examples" / example)
+    ax = new_axes(pyplot=False)
+    plot(model, ax=ax, view=view)
+    boxes = _label_boxes(ax)
+    assert len(boxes) >= 5
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+        assert not box_a.overlaps(box_b), (a, b, box_a.bounds, box_b.bounds)
+
+
+def test_a_title_of_millions_of_characters_is_cut() -> None:
+    """The picture's title and a model name of 2 million characters are drawn cut to
+    TEXT_WIDTH characters a line (not laid out in full: that took minutes)."""
+    from rigidparts.viz.scene import TEXT_WIDTH
+
+    ax = new_axes((400, 300), pyplot=False)
+    plot(rp.Box(), ax=ax, title="t" * 2_000_000)
+    assert ax.title.get_text() == "t" * (TEXT_WIDTH - 1) + "\u2026"
+    model = Model("m" * 2_000_000)
+    model.add_body("b" * 500, rp.Box())
+    model.add_joint("j", "fixed", "world", "b" * 500 + ".frame_a")
+    ax = new_axes((400, 300), pyplot=False)
+    plot(model, ax=ax)
+    assert all(len(line) < 2 * TEXT_WIDTH for line in ax.title.get_text().split("\n"))
+    for _, box in _label_boxes(ax):
+        assert box.width < 400  # a cut label, not a 500-character one

@@ -140,14 +140,17 @@ def fit_axes(ax: Any, low: np.ndarray, high: np.ndarray, elev: float, azim: floa
 
 def add_title(ax: Any, title: str | None, note: str | None) -> None:
     """The title at the top centre and the ``note`` (e.g. the simulated time) at the top right
-    (gid ``"note"``), when given."""
+    (gid ``"note"``), when given; each cut for display (:func:`.scene.short_text`: a title of
+    millions of characters is drawn as quickly as a short one)."""
+    from .scene import short_text
+
     if title:
-        ax.set_title(title, fontsize=14, pad=12)
+        ax.set_title(short_text(title), fontsize=14, pad=12)
     if note:
         ax.text2D(
             0.98,
             0.98,
-            note,
+            short_text(note),
             transform=ax.transAxes,
             ha="right",
             va="top",

@@ -12,7 +12,8 @@ What the scene shows (meshcat's control panel, top right, shows or hides each pa
   (:mod:`rigidparts.appearance`: ``model.appearance(name)``, or the ``color``, ``opacity`` and
   ``visible`` options for a lone body);
 - ``Frames/<body>/<frame>``: each named frame as a triad (x red, y green, z blue, 0.15 of the
-  bodies' largest extent) turned by the frame's own rotation, labelled ``body.frame``;
+  bodies' largest extent, at most :data:`BODY_TRIAD_FRACTION` of the body's own) turned by
+  the frame's own rotation, labelled ``body.frame``;
 - ``Centres of mass/<body>``: the centre-of-mass symbol; ``Inertia/<body>``: the equivalent
   inertia ellipsoid (same mass and principal moments; hidden unless ``inertia=True``);
 - ``Joints/<joint>``: a model's joint axes (:func:`~.scene.joint_marks`);
@@ -46,10 +47,25 @@ plays, pauses, resets, scrubs (``time``) and sets the speed (``timeScale``); the
 time shows at the bottom left. The page opens playing (``play=True``) in a loop
 (``loop=True``); ``page.html#t=1.25`` opens it paused at t = 1.25 s.
 
+Large models: equal meshes are made and written once (:func:`_mesh_key`; three.js JSON
+naming a geometry written by an earlier command, :mod:`.threejs`), a triad, marker or joint
+arrow is one mesh of a shared unit geometry, frame labels are merged in expected linear time
+(:func:`.labels.merge_coincident`), and a body's triads are at most
+:data:`BODY_TRIAD_FRACTION` of its own extent. Past :data:`LARGE_MODEL` bodies the file
+takes a compact form (``shared_poses``: a body's frames, marker and ellipsoid take its pose
+in the page; objects at the nodes themselves; ``implied_followers``), the page makes the
+control panel's folders below Bodies, Frames, ... when they are opened, and it shows the
+triads, markers, joints and labels of the body under the pointer and of the body last
+clicked (the panel's Labels and Marks switches: all, none). Past :data:`HOVER_LABELS` labels
+the labels are shown that way too. A 1000-body chain: under 3 MB, written in about 2 s
+(docs/viewer.md). Names and titles are cut for display (:func:`.scene.short_text`). The page
+moves a label down the screen, before each render, when it would cover another.
+
 The scene is also stored as JSON in ``<script type="application/json" id="rigidparts-scene">``:
 ``commands`` (meshcat's ``set_object``, ``set_transform``, ``set_property`` and
 ``set_animation`` messages, three.js JSON), ``followers`` (the paths that move with each
-body), ``labels``, ``camera``, ``bounds``, ``bodies`` and ``animation``.
+body), ``labels``, ``label_mode``, ``shared_poses``, ``implied_followers``, ``camera``,
+``bounds``, ``bodies`` and ``animation``.
 """
 
 from __future__ import annotations
@@ -57,6 +73,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +88,7 @@ from .scene import (
     AXIS_COLORS,
     ELLIPSOID_COLOR,
     JOINT_COLOR,
+    TITLE_LINES,
     TRIAD_FRACTION,
     body_title,
     joint_marks,
@@ -78,16 +96,20 @@ from .scene import (
     model_title,
     placed_model,
     scene_limits,
+    short_text,
 )
-from .threejs import ObjectBuilder, matrix, rod_transforms
+from .threejs import ObjectBuilder, matrix, rod_transforms, rounded
 from .trajectory import check_keyframe_fps, check_number, result_arrays, sample_indices
 
 __all__ = [
     "ANIMATION_SUFFIXES",
+    "BODY_TRIAD_FRACTION",
     "DEFAULT_FPS",
     "DEFAULT_MAX_KEYFRAMES",
+    "HOVER_LABELS",
     "HTML_OPTIONS",
     "HTML_SUFFIXES",
+    "LARGE_MODEL",
     "PICTURE_SUFFIXES",
     "POSE_BUDGET",
     "ROD_COLOR",
@@ -117,6 +139,24 @@ FRAMING_MARGIN = 1.1
 ROD_COLOR = "#0b8f8a"
 #: A rod's radius as a fraction of the largest extent of the box that holds the scene.
 ROD_RADIUS_FRACTION = 0.004
+#: A body's triads are at most this fraction of the body's own largest extent (and at most
+#: the scene's triad length): small bodies in a large model keep small triads.
+BODY_TRIAD_FRACTION = 0.5
+#: More labels than this: the page shows the labels of the body under the mouse pointer and
+#: of the body last clicked, not all at once (a large model is not a wall of text); the
+#: control panel's ``Labels`` switch shows all of them or none.
+HOVER_LABELS = 64
+#: In a large model (shared poses) the nodes ``FOLDER/<body>`` of these folders follow the
+#: body ``/Bodies/<body>`` without being listed in ``followers`` (the scene says so in
+#: ``implied_followers``): only the joints a body carries are listed.
+IMPLIED_FOLLOWERS = ("/Frames/", "/Centres of mass/", "/Inertia/")
+#: The labels' colour and size (CSS pixels) unless given: the page's defaults.
+LABEL_COLOR = "#1d2430"
+LABEL_PIXELS = 12
+#: More bodies than this: a body's followers (its frames, marks and the joints it carries)
+#: take their first pose from the body's in the page rather than from a ``set_transform``
+#: each (``"shared_poses": true``): a large model's file stays small.
+LARGE_MODEL = 100
 #: Light, grey-blue background (top, bottom), RGB in [0, 1]: dark labels and edges read on it.
 BACKGROUND = ((0.97, 0.975, 0.98), (0.80, 0.83, 0.87))
 
@@ -280,20 +320,45 @@ def _nice(value: float) -> float:
 class _Scene:
     """The JSON of one viewer scene, built command by command."""
 
-    def __init__(self) -> None:
+    def __init__(self, share_poses: bool = False) -> None:
         # The scene's own identifiers (0, 1, 2, ...): the same scene gives the same file, and
         # scenes built at the same time in other threads do not share the count.
         self._ids = itertools.count()
+        self._shared: dict[Any, str] = {}  # geometries and materials written so far
         self.commands: list[dict[str, Any]] = []
         self.followers: dict[str, list[str]] = {}
         self.labels: list[dict[str, Any]] = []
+        self.share_poses = share_poses
+
+    def follow(self, body_path: str, path: str, pose: tuple[Any, Any]) -> None:
+        """The node ``path`` follows the body at ``body_path`` (it gets the body's animation
+        clip) and starts at ``pose``, the body's own: written as its ``set_transform``, or,
+        when the scene shares poses (a large model), set by the page from the body's."""
+        followers = self.followers.setdefault(body_path, [])
+        if not self.share_poses:
+            followers.append(path)
+            self.set_transform(path, *pose)
+        elif not path.startswith(IMPLIED_FOLLOWERS):  # a body's own marks are implied
+            followers.append(path)
+
+    def part(self, path: str, leaf: str) -> str:
+        """Where a node's object goes: ``path/leaf``, or in a large model (shared poses) the
+        node ``path`` itself (meshcat puts an object at ``path/<object>``: one folder less in
+        the control panel per part, a shorter line)."""
+        return path if self.share_poses else f"{path}/{leaf}"
 
     def builder(self) -> ObjectBuilder:
-        """A builder of one three.js object tree, numbering from the scene's counter."""
-        return ObjectBuilder(self._ids)
+        """A builder of one three.js object tree, numbering from the scene's counter and
+        naming the geometries and materials earlier builders of the scene wrote."""
+        return ObjectBuilder(self._ids, self._shared)
 
     def set_object(self, path: str, builder: ObjectBuilder, root: dict[str, Any]) -> None:
-        self.commands.append({"type": "set_object", "path": path, "object": builder.build(root)})
+        if self.share_poses:  # a large model: no names, no empty lists (short lines)
+            root = {key: value for key, value in root.items() if key != "name"}
+        data = builder.build(root)
+        if self.share_poses:
+            data = {key: value for key, value in data.items() if value != []}
+        self.commands.append({"type": "set_object", "path": path, "object": data})
 
     def set_transform(
         self, path: str, rotation: Any = None, position: Any = None, scale: Any = None
@@ -312,21 +377,45 @@ class _Scene:
         path: str,
         text: str,
         *,
-        color: str = "#1d2430",
+        body: str | None = None,
+        color: str = LABEL_COLOR,
         visible: bool = True,
-        size: int = 12,
+        size: int = LABEL_PIXELS,
         unscale: bool = False,
+        at: Any = None,
     ) -> None:
-        self.labels.append(
-            {
-                "path": path,
-                "text": text,
-                "color": color,
-                "size": size,
-                "visible": visible,
-                "unscale": unscale,
-            }
-        )
+        """A text label at the node ``path`` (drawn by the page's player); ``body``: the body
+        it belongs to (a large model shows the labels of the body under the mouse); ``at``:
+        its position in the node ``path`` is in (default its origin)."""
+        label: dict[str, Any] = {"path": path, "text": text}
+        if body is not None and not path.startswith(f"/Frames/{body}/"):
+            label["body"] = body  # a frame's label names its body in its path
+        if not (visible and self.share_poses):  # visible unless said: the page's default
+            label["visible"] = visible
+        default = JOINT_COLOR if path.startswith("/Joints/") else LABEL_COLOR
+        if color != default:  # the defaults are the page's: a short line per label
+            label["color"] = color
+        if size != LABEL_PIXELS:
+            label["size"] = size
+        if unscale:
+            label["unscale"] = True
+        if at is not None:  # the sprite's place in its node, when the node carries none
+            label["at"] = rounded(at)
+        self.labels.append(label)
+
+
+def _mesh_key(body: Any) -> Any:
+    """A key equal for bodies whose meshes are equal (same shape, dimensions and placement
+    of the canonical shape in frame_a), so that the mesh is made and written once; the body's
+    identity when its dimensions cannot be compared (a mesh given as an object)."""
+    try:
+        dimensions = tuple(sorted((k, v) for k, v in body.dimensions.items()))
+        hash(dimensions)
+        turn = np.asarray(body.rotation_from_canonical, dtype=np.float64).tobytes()
+        mass = float(body.mass) if getattr(body.spec, "mass_only", False) else None
+        return (type(body).__name__, body.spec.name, dimensions, turn, mass)
+    except Exception:  # an unhashable dimension: each body its own mesh
+        return ("body", id(body))
 
 
 def _mesh_parts(body: Any, sections: int, edges: bool) -> tuple[np.ndarray, ...]:
@@ -374,62 +463,93 @@ def _subject(target: Any, options: Mapping[str, Any]) -> tuple[Any, list[tuple[s
     )
 
 
-def html_scene(target: Any, *, result: Any = None, status: Any = None, **options: Any) -> dict:
-    """The scene JSON that :func:`write_html` embeds (module docstring; options as there)."""
-    opts = _options(options)
-    model, subjects = _subject(target, opts)
-    if result is not None and model is None:
-        raise ParameterError(
-            "result", type(result).__name__, "plays back a model: give the model it came from"
-        )
-    if model is not None:
-        placed = {p.name: p for p in placed_model(model)}
-    else:
-        placed = {subjects[0][0]: PlacedBody(subjects[0][1])}
+# -- the scene, job by job ----------------------------------------------------------------------
 
-    def step(text: str) -> None:
-        if status is not None:
-            status.update(text)
 
-    # Poses over time: the static pose, or the keyframes of the simulation.
-    animation = None
-    samples: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # name -> positions, quaternions
-    poses_at: list[dict[str, PlacedBody]] = [placed]
-    if result is not None:
-        run = result_arrays(model, result, quaternions=True)
-        time = run.time
-        keep = keyframe_indices(
-            time, opts["fps"], opts["max_keyframes"], len(subjects) + len(model.rods)
-        )
-        times = time[keep] - time[0]
-        animation = {
-            "start": float(time[0]),
-            "duration": float(times[-1]),
-            "keyframes": len(keep),
-            "samples": len(time),
-            "fps": opts["fps"],
-            "times": [float(t) for t in times],
-            "play": opts["play"],
-            "loop": opts["loop"],
+@dataclass
+class _Timeline:
+    """The poses drawn: ``poses_at`` (one ``{name: PlacedBody}`` per instant: the still pose,
+    or each keyframe), ``samples`` (``name -> (positions (K, 3), wxyz quaternions (K, 4))`` of
+    the keyframes) and ``animation`` (the scene's ``animation`` entry; None when still)."""
+
+    poses_at: list[dict[str, PlacedBody]]
+    samples: dict[str, tuple[np.ndarray, np.ndarray]]
+    animation: dict[str, Any] | None
+
+
+@dataclass
+class _Framing:
+    """The box that holds everything drawn at every instant (``low``, ``high``, m), the
+    scene's triad length (m) and the rods' ends at every instant (``rod name -> (2, 3)``)."""
+
+    low: np.ndarray
+    high: np.ndarray
+    triad: float
+    rod_ends: list[dict[str, np.ndarray]]
+
+
+def _timeline(
+    model: Any, placed: dict[str, PlacedBody], result: Any, opts: Mapping[str, Any]
+) -> _Timeline:
+    """The poses over time: the still pose, or the keyframes of the simulation ``result``
+    (:func:`keyframe_indices`: the recorded samples, never interpolated)."""
+    if result is None:
+        return _Timeline([placed], {}, None)
+    run = result_arrays(model, result, quaternions=True)
+    time = run.time
+    keep = keyframe_indices(
+        time, opts["fps"], opts["max_keyframes"], len(model.bodies) + len(model.rods)
+    )
+    times = time[keep] - time[0]
+    animation = {
+        "start": float(time[0]),
+        "duration": float(times[-1]),
+        "keyframes": len(keep),
+        "samples": len(time),
+        "fps": opts["fps"],
+        "times": [float(t) for t in times],
+        "play": opts["play"],
+        "loop": opts["loop"],
+    }
+    samples = {n: (run.positions[n][keep], run.quaternions[n][keep]) for n in model.bodies}
+    poses_at = [
+        {
+            name: PlacedBody(p.body, name, run.rotations[name][k], run.positions[name][k])
+            for name, p in placed.items()
         }
-        samples = {n: (run.positions[n][keep], run.quaternions[n][keep]) for n in model.bodies}
-        poses_at = [
-            {
-                name: PlacedBody(p.body, name, run.rotations[name][k], run.positions[name][k])
-                for name, p in placed.items()
-            }
-            for k in keep
-        ]
+        for k in keep
+    ]
+    return _Timeline(poses_at, samples, animation)
 
-    parts = {}
+
+def _meshes(
+    subjects: list[tuple[str, Any, Any]], opts: Mapping[str, Any], step: Any
+) -> dict[str, tuple[Any, tuple[np.ndarray, ...]]]:
+    """``body name -> (mesh key, parts of _mesh_parts)``: each distinct mesh made once
+    (:func:`_mesh_key`), however many bodies share it."""
+    made: dict[Any, tuple[np.ndarray, ...]] = {}
+    out = {}
     for index, (name, body, _) in enumerate(subjects, start=1):
         step(f"meshing body {index}/{len(subjects)} ({name})")
-        parts[name] = _mesh_parts(body, opts["sections"], opts["edges"])
+        key = _mesh_key(body)
+        if key not in made:
+            made[key] = _mesh_parts(body, opts["sections"], opts["edges"])
+        out[name] = (key, made[key])
+    return out
 
-    # The box that holds everything drawn at every keyframe (bodies, triads, ellipsoids when
-    # shown), by the pictures' own rule (scene.scene_limits), each body bounded by its hull.
-    step(f"framing {len(poses_at)} keyframe{'s' if len(poses_at) != 1 else ''}")
-    hulls = {id(body): parts[name][3] for name, body, _ in subjects}
+
+def _framing(
+    model: Any,
+    subjects: list[tuple[str, Any, Any]],
+    meshes: Mapping[str, tuple[Any, tuple[np.ndarray, ...]]],
+    poses_at: list[dict[str, PlacedBody]],
+    opts: Mapping[str, Any],
+) -> _Framing:
+    """The box that holds everything drawn at every keyframe (bodies, triads, ellipsoids when
+    shown), by the pictures' own rule (:func:`.scene.scene_limits`), each body bounded by its
+    hull, widened to the rods' ends at every keyframe (a spring anchored in the world stays in
+    view); and the triad length (the option, else the pictures' fraction of the extent)."""
+    hulls = {id(body): meshes[name][1][3] for name, body, _ in subjects}
     template = make_scene(
         [],
         None,
@@ -441,7 +561,6 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     )
     scenes = [template.posed(list(poses.values()), []) for poses in poses_at]
     low, high, fraction = scene_limits(scenes, points=lambda body: hulls[id(body)])
-    # the rods' ends at every keyframe: a spring anchored in the world stays in view
     rod_ends = [_rod_ends(model, poses) for poses in poses_at] if model is not None else []
     ends = [e for instant in rod_ends for e in instant.values()]
     if ends:
@@ -450,10 +569,14 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     triad = opts["triad_length"] or fraction
     if not triad > 0.0:  # a body without extent: any visible length
         triad = TRIAD_FRACTION * max(float(np.max(high - low)), 1e-3)
+    return _Framing(low, high, float(triad), rod_ends)
 
-    # Frames at the same point at every instant (a joint's two frames) share one label, their
-    # names on separate lines, as in the pictures.
-    step("placing the labels")
+
+def _label_texts(model: Any, poses_at: list[dict[str, PlacedBody]], size: float) -> dict[str, str]:
+    """``frame label -> label text``: frames at the same point at every instant (a joint's
+    two frames) share one label, their names on separate lines, as in the pictures
+    (:func:`.labels.merge_coincident`, within 1e-6 of the scene's ``size``); the first frame
+    of each group carries it. Body names are cut for display (:func:`.scene.short_text`)."""
     tracks: dict[str, list[np.ndarray]] = {}  # frame label -> its origin at every instant
     for poses in poses_at:
         for p in poses.values():
@@ -461,111 +584,200 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
                 tracks.setdefault(label, []).append(origin)
     if model is not None:  # the world frame's label joins a frame at the world's origin
         tracks["world"] = [np.zeros(3)] * len(poses_at)
-    size = float(np.max(high - low))
     merged = merge_coincident(
         [(label, np.concatenate(origins), None) for label, origins in tracks.items()],
         tolerance=1e-6 * size,
     )
-    label_text = {text.split("\n")[0]: text for text, _ in merged}
+    out = {}
+    for text, _ in merged:
+        names = text.split("\n")
+        out[names[0]] = "\n".join(short_text(name, lines=1) for name in names)
+    return out
 
-    scene = _Scene()
-    scene.set_property("/Background", "top_color", list(BACKGROUND[0]))
-    scene.set_property("/Background", "bottom_color", list(BACKGROUND[1]))
+
+def _body_triad(body: Any, hull: np.ndarray, triad: float, given: bool) -> float:
+    """The triad length of one body's frames: the scene's ``triad``, but at most
+    :data:`BODY_TRIAD_FRACTION` of the body's own largest extent (its ``hull``) unless the
+    length was ``given``: in a model of many small bodies each body's triads stay its own
+    size (a 1000-link chain is not a wall of arrows)."""
+    if given or not len(hull):
+        return triad
+    extent = float(np.max(np.ptp(hull, axis=0)))
+    return triad if extent <= 0.0 else min(triad, BODY_TRIAD_FRACTION * extent)
+
+
+def _add_bodies(
+    scene: _Scene,
+    model: Any,
+    subjects: list[tuple[str, Any, Any]],
+    meshes: Mapping[str, tuple[Any, tuple[np.ndarray, ...]]],
+    first: dict[str, PlacedBody],
+    framing: _Framing,
+    label_text: Mapping[str, str],
+    opts: Mapping[str, Any],
+    step: Any,
+) -> list[dict[str, Any]]:
+    """Each body's mesh, frames (triads and labels), centre-of-mass marker and inertia
+    ellipsoid at its pose ``first`` (the first instant); returns the ``bodies`` entries."""
     lone = model is None
     bodies_meta = []
     for index, (name, body, looks) in enumerate(subjects, start=1):
         step(f"writing body {index}/{len(subjects)} ({name})")
-        vertices, faces, lines, _ = parts[name]
-        first = poses_at[0][name]
-        pose = (first.rotation, first.position)
-        builder = scene.builder()
-        root = builder.mesh(vertices, faces, looks, looks.opacity, lines if opts["edges"] else None)
+        key, (vertices, faces, lines, hull) = meshes[name]
+        pose = (first[name].rotation, first[name].position)
         body_path = f"/Bodies/{name}"
         scene.set_transform(body_path, *pose)
-        scene.set_object(f"{body_path}/mesh", builder, root)
+        builder = scene.builder()
+        root = builder.mesh(
+            vertices, faces, looks, looks.opacity, lines if opts["edges"] else None, key=key
+        )
+        scene.set_object(scene.part(body_path, "mesh"), builder, root)
         if not looks.visible:
             scene.set_property(body_path, "visible", False)
-        bodies_meta.append(
-            {
-                "name": name,
-                "path": body_path,
-                "color": looks.hex,
-                "opacity": looks.opacity,
-                "visible": looks.visible,
-            }
-        )
-        followers = scene.followers.setdefault(body_path, [])
+        meta = {
+            "name": name,
+            "path": body_path,
+            "color": looks.hex,
+            "opacity": looks.opacity,
+            "visible": looks.visible,
+        }
+        if scene.share_poses:  # a large model: the path is /Bodies/<name>
+            del meta["path"]
+        bodies_meta.append(meta)
+        scene.followers.setdefault(body_path, [])
+        triad = _body_triad(body, hull, framing.triad, opts["triad_length"] is not None)
+        _add_frames(scene, name, body, pose, triad, label_text, opts, lone)
+        _add_mass_marks(scene, name, body, pose, triad)
+    return bodies_meta
 
-        # frames: one node per body (it carries the body's pose), one per frame
-        frames_path = f"/Frames/{name}"
-        followers.append(frames_path)
-        scene.set_transform(frames_path, *pose)
-        names = list(body.frames)
-        triads = frame_triads(PlacedBody(body, None if lone else name), names)
-        for frame_name, (label, origin, rotation) in zip(names, triads, strict=True):
-            path = f"{frames_path}/{frame_name}"  # frame names are identifiers
+
+def _add_frames(
+    scene: _Scene,
+    name: str,
+    body: Any,
+    pose: tuple[np.ndarray, np.ndarray],
+    triad: float,
+    label_text: Mapping[str, str],
+    opts: Mapping[str, Any],
+    lone: bool,
+) -> None:
+    """One body's frames: a node carrying the body's pose, and per frame a node at the
+    frame (turned by its rotation) holding its triad and, for the first frame of each point,
+    its label; frames not asked for (``frames=[...]``) hidden."""
+    frames_path = f"/Frames/{name}"
+    scene.follow(f"/Bodies/{name}", frames_path, pose)
+    names = list(body.frames)
+    triads = frame_triads(PlacedBody(body, None if lone else name), names)
+    shown = opts["frames"]
+    for frame_name, (label, origin, rotation) in zip(names, triads, strict=True):
+        path = f"{frames_path}/{frame_name}"  # frame names are identifiers
+        builder = scene.builder()
+        if scene.share_poses:  # a large model: the triad's own matrix places it, one command
+            root = builder.triad(triad, AXIS_COLORS)
+            root["matrix"] = rounded(matrix(rotation, origin, [triad] * 3))
+            scene.set_object(path, builder, root)
+            at = origin
+        else:
             scene.set_transform(path, rotation, origin)
-            builder = scene.builder()
             scene.set_object(f"{path}/triad", builder, builder.triad(triad, AXIS_COLORS))
-            if label in label_text:
-                scene.label(f"{path}/label", label_text[label], visible=opts["labels"])
-            shown = opts["frames"]
-            if isinstance(shown, frozenset) and not {frame_name, label} & shown:
-                scene.set_property(path, "visible", False)
-
-        # centre of mass and inertia ellipsoid
-        com_path = f"/Centres of mass/{name}"
-        followers.append(com_path)
-        scene.set_transform(com_path, *pose)
-        builder = scene.builder()
-        scene.set_object(
-            f"{com_path}/marker", builder, builder.com_marker(0.12 * triad, body.center_of_mass)
-        )
-        inertia_path = f"/Inertia/{name}"
-        followers.append(inertia_path)
-        scene.set_transform(inertia_path, *pose)
-        builder = scene.builder()
-        semi = inertia_ellipsoid(body.mass, body.principal_moments)
-        scene.set_object(
-            f"{inertia_path}/ellipsoid",
-            builder,
-            builder.ellipsoid(semi, body.principal_axes, body.center_of_mass, ELLIPSOID_COLOR),
-        )
-
-    # joints: marks in the parent body's frame_a (joint_marks with every body at the origin),
-    # on a node that carries the parent's pose
-    if model is not None and model.joints:
-        origin_poses = {n: (np.eye(3), np.zeros(3)) for n in model.bodies}
-        for joint, mark in zip(
-            model.joints.values(), joint_marks(model, origin_poses), strict=True
-        ):
-            path = f"/Joints/{joint.name}"
-            if joint.parent_body is not None:
-                first = poses_at[0][joint.parent_body]
-                scene.set_transform(path, first.rotation, first.position)
-                scene.followers[f"/Bodies/{joint.parent_body}"].append(path)
-            builder = scene.builder()
-            scene.set_object(
-                f"{path}/axis",
-                builder,
-                builder.joint(mark.origin, mark.axis, 1.3 * triad, JOINT_COLOR, mark.pivot),
+            at = None
+        if label in label_text:
+            scene.label(
+                f"{path}/label", label_text[label], body=name, visible=opts["labels"], at=at
             )
-            # the label at the arrow's tip, clear of the frames' labels at the joint's origin
-            tip = mark.origin if mark.axis is None else mark.origin + 1.3 * triad * mark.axis
-            scene.set_transform(f"{path}/label", None, tip)
-            scene.label(f"{path}/label/text", joint.name, color=JOINT_COLOR, visible=opts["labels"])
+        if isinstance(shown, frozenset) and not {frame_name, label} & shown:
+            scene.set_property(path, "visible", False)
 
-    # rods: one node per rod in the world, a unit cylinder along its y axis stretched between
-    # the two frames' origins (threejs.rod_transforms); a zero-length rod is drawn a hair long
+
+def _add_mass_marks(
+    scene: _Scene, name: str, body: Any, pose: tuple[np.ndarray, np.ndarray], triad: float
+) -> None:
+    """One body's centre-of-mass marker (0.12 of its triad across) and equivalent inertia
+    ellipsoid (:func:`.geometry.inertia_ellipsoid`), each on a node carrying the body's pose
+    (they follow the body)."""
+    com_path = f"/Centres of mass/{name}"
+    scene.follow(f"/Bodies/{name}", com_path, pose)
+    builder = scene.builder()
+    scene.set_object(
+        scene.part(com_path, "marker"),
+        builder,
+        builder.com_marker(0.12 * triad, body.center_of_mass),
+    )
+    inertia_path = f"/Inertia/{name}"
+    scene.follow(f"/Bodies/{name}", inertia_path, pose)
+    builder = scene.builder()
+    semi = inertia_ellipsoid(body.mass, body.principal_moments)
+    scene.set_object(
+        scene.part(inertia_path, "ellipsoid"),
+        builder,
+        builder.ellipsoid(semi, body.principal_axes, body.center_of_mass, ELLIPSOID_COLOR),
+    )
+
+
+def _add_joints(
+    scene: _Scene,
+    model: Any,
+    first: dict[str, PlacedBody],
+    triad: float,
+    opts: Mapping[str, Any],
+) -> None:
+    """A model's joints: marks in the parent body's frame_a (:func:`.scene.joint_marks` with
+    every body at the origin) on a node that carries the parent's pose and follows it; the
+    label at the arrow's tip, clear of the frames' labels at the joint's origin."""
+    if model is None or not model.joints:
+        return
+    origin_poses = {n: (np.eye(3), np.zeros(3)) for n in model.bodies}
+    for joint, mark in zip(model.joints.values(), joint_marks(model, origin_poses), strict=True):
+        path = f"/Joints/{joint.name}"
+        if joint.parent_body is not None:
+            parent = first[joint.parent_body]
+            scene.follow(f"/Bodies/{joint.parent_body}", path, (parent.rotation, parent.position))
+        builder = scene.builder()
+        scene.set_object(
+            scene.part(path, "axis"),
+            builder,
+            builder.joint(mark.origin, mark.axis, 1.3 * triad, JOINT_COLOR, mark.pivot),
+        )
+        tip = mark.origin if mark.axis is None else mark.origin + 1.3 * triad * mark.axis
+        if scene.share_poses:  # the label's own position places it
+            label_path, at = f"{path}/label", tip
+        else:
+            scene.set_transform(f"{path}/label", None, tip)
+            label_path, at = f"{path}/label/text", None
+        scene.label(
+            label_path,
+            short_text(joint.name, lines=1),
+            body=joint.parent_body or joint.child_body,  # the body that carries it
+            color=JOINT_COLOR,
+            visible=opts["labels"],
+            at=at,
+        )
+
+
+def _add_rods(scene: _Scene, framing: _Framing) -> float:
+    """A model's rods at the first instant: one node per rod in the world, a unit cylinder
+    along its y axis stretched between the two frames' origins (:func:`.threejs.rod_transforms`);
+    returns the shortest length drawn (a zero-length rod is drawn a hair long)."""
+    low, high = framing.low, framing.high
     rod_radius = ROD_RADIUS_FRACTION * float(np.max(high - low))
     rod_floor = 1e-6 * rod_radius
-    for rod_name, (start, end) in (rod_ends[0] if rod_ends else {}).items():
-        middle_, rotation_, _, shown_ = rod_transforms(start, end, rod_floor)
+    for rod_name, (start, end) in (framing.rod_ends[0] if framing.rod_ends else {}).items():
+        middle, rotation, _, shown = rod_transforms(start, end, rod_floor)
         path = f"/Rods/{rod_name}"
-        scene.set_transform(path, rotation_[0], middle_[0], [1.0, float(shown_[0]), 1.0])
+        scene.set_transform(path, rotation[0], middle[0], [1.0, float(shown[0]), 1.0])
         builder = scene.builder()
         scene.set_object(f"{path}/cylinder", builder, builder.rod(rod_radius, ROD_COLOR))
+    return rod_floor
 
+
+def _add_world(
+    scene: _Scene, model: Any, framing: _Framing, label_text: Mapping[str, str], opts: Any
+) -> tuple[np.ndarray, float]:
+    """The folders hidden at opening, meshcat's world axes (scaled to the triads) and ground
+    grid (1, 2 or 5 x 10^k m squares, :func:`_nice`, in the plane z = min(0, lowest point)),
+    and the lights moved with the model's size; returns the box's centre and the camera's
+    sphere radius (:data:`FRAMING_MARGIN` times the box's bounding sphere)."""
+    low, high, triad = framing.low, framing.high, framing.triad
     for folder, flag in (
         ("/Frames", "frames"),
         ("/Centres of mass", "com"),
@@ -591,7 +803,6 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
     # model's size and let them reach everywhere (distance 0: no fading)
     middle = 0.5 * (low + high)
     bounding = 0.5 * float(np.linalg.norm(high - low))
-    radius = FRAMING_MARGIN * bounding  # the camera's sphere: a margin round the model
     for light, offset in (
         ("PointLightNegativeX", (1.5, 1.5, 2.0)),
         ("PointLightPositiveX", (-1.5, -1.5, 2.0)),
@@ -599,73 +810,139 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         path = f"/Lights/{light}/<object>"
         scene.set_property(path, "position", list(middle + bounding * np.asarray(offset)))
         scene.set_property(path, "distance", 0.0)
+    return middle, FRAMING_MARGIN * bounding
 
-    if animation is not None:
-        times = animation["times"]
-        clips = []
-        for name in model.bodies:
-            positions, quaternions = samples[name]
-            xyzw = quaternions[:, [1, 2, 3, 0]]  # three.js orders a quaternion x, y, z, w
-            clips.append(
-                {
-                    "path": f"/Bodies/{name}",
-                    "clip": {
-                        "name": "default",
-                        "fps": 1.0,  # times in seconds
-                        "duration": animation["duration"],
-                        "tracks": [
-                            {
-                                "name": ".position",
-                                "type": "vector3",
-                                "times": times,
-                                "values": [float(v) for v in positions.reshape(-1)],
-                            },
-                            {
-                                "name": ".quaternion",
-                                "type": "quaternion",
-                                "times": times,
-                                "values": [float(v) for v in xyzw.reshape(-1)],
-                            },
-                        ],
-                    },
-                }
+
+def _track(name: str, kind: str, times: list[float], values: np.ndarray) -> dict[str, Any]:
+    """One keyframe track of a three.js animation clip (``values`` flattened)."""
+    return {
+        "name": name,
+        "type": kind,
+        "times": times,
+        "values": [float(v) for v in values.reshape(-1)],
+    }
+
+
+def _add_animation(
+    scene: _Scene,
+    model: Any,
+    timeline: _Timeline,
+    framing: _Framing,
+    rod_floor: float,
+    opts: Mapping[str, Any],
+) -> None:
+    """The ``set_animation`` command of a run: per body its keyframed frame_a positions and
+    quaternions (x, y, z, w as three.js orders them); per rod its node's position, rotation
+    and stretch between its frames at each keyframe (:func:`.threejs.rod_transforms`)."""
+    animation = timeline.animation
+    if animation is None:
+        return
+    times = animation["times"]
+
+    def clip(path: str, tracks: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "path": path,
+            "clip": {
+                "name": "default",
+                "fps": 1.0,  # times in seconds
+                "duration": animation["duration"],
+                "tracks": tracks,
+            },
+        }
+
+    clips = []
+    for name in model.bodies:
+        positions, quaternions = timeline.samples[name]
+        xyzw = quaternions[:, [1, 2, 3, 0]]  # three.js orders a quaternion x, y, z, w
+        clips.append(
+            clip(
+                f"/Bodies/{name}",
+                [
+                    _track(".position", "vector3", times, positions),
+                    _track(".quaternion", "quaternion", times, xyzw),
+                ],
             )
-        for rod_name in model.rods:
-            ends_k = np.stack([instant[rod_name] for instant in rod_ends])  # (K, 2, 3)
-            middles, rotations, _, shown = rod_transforms(ends_k[:, 0], ends_k[:, 1], rod_floor)
-            xyzw = matrix_to_quaternion(rotations)[:, [1, 2, 3, 0]]
-            scales = np.stack([np.ones_like(shown), shown, np.ones_like(shown)], axis=1)
-            clips.append(
-                {
-                    "path": f"/Rods/{rod_name}",
-                    "clip": {
-                        "name": "default",
-                        "fps": 1.0,
-                        "duration": animation["duration"],
-                        "tracks": [
-                            {
-                                "name": name_,
-                                "type": kind,
-                                "times": times,
-                                "values": [float(v) for v in values.reshape(-1)],
-                            }
-                            for name_, kind, values in (
-                                (".position", "vector3", middles),
-                                (".quaternion", "quaternion", xyzw),
-                                (".scale", "vector3", scales),  # three.js animates Object3D.scale
-                            )
-                        ],
-                    },
-                }
-            )
-        scene.commands.append(
-            {
-                "type": "set_animation",
-                "animations": clips,
-                "options": {"play": opts["play"], "repetitions": 1, "loop": opts["loop"]},
-                "path": "",
-            }
         )
+    for rod_name in model.rods:
+        ends_k = np.stack([instant[rod_name] for instant in framing.rod_ends])  # (K, 2, 3)
+        middles, rotations, _, shown = rod_transforms(ends_k[:, 0], ends_k[:, 1], rod_floor)
+        xyzw = matrix_to_quaternion(rotations)[:, [1, 2, 3, 0]]
+        scales = np.stack([np.ones_like(shown), shown, np.ones_like(shown)], axis=1)
+        clips.append(
+            clip(
+                f"/Rods/{rod_name}",
+                [
+                    _track(".position", "vector3", times, middles),
+                    _track(".quaternion", "quaternion", times, xyzw),
+                    _track(".scale", "vector3", times, scales),  # three.js animates .scale
+                ],
+            )
+        )
+    scene.commands.append(
+        {
+            "type": "set_animation",
+            "animations": clips,
+            "options": {"play": opts["play"], "repetitions": 1, "loop": opts["loop"]},
+            "path": "",
+        }
+    )
+
+
+def _heading(model: Any, subjects: list, animation: Any, opts: Mapping[str, Any]) -> str:
+    """The title shown at the top left: the body's or model's title (and the simulated span),
+    or the ``title`` option; cut for display (:func:`.scene.short_text`)."""
+    if opts["title"] is not True:
+        return short_text(opts["title"] or "", lines=TITLE_LINES)
+    heading = model_title(model) if model is not None else body_title(subjects[0][1])
+    if animation is not None:
+        heading += (
+            f"\nsimulation: {animation['start']:.6g} .. "
+            f"{animation['start'] + animation['duration']:.6g} s, "
+            f"{animation['keyframes']} keyframes of {animation['samples']} samples"
+        )
+    return heading
+
+
+def html_scene(target: Any, *, result: Any = None, status: Any = None, **options: Any) -> dict:
+    """The scene JSON that :func:`write_html` embeds (module docstring; options as there):
+    the poses over time (:func:`_timeline`), the meshes (:func:`_meshes`), the framing box
+    (:func:`_framing`), the labels (:func:`_label_texts`), then the commands: bodies, frames
+    and mass marks (:func:`_add_bodies`), joints, rods, the world (axes, grid, lights), the
+    animation; the camera and the title."""
+    opts = _options(options)
+    model, subjects = _subject(target, opts)
+    if result is not None and model is None:
+        raise ParameterError(
+            "result", type(result).__name__, "plays back a model: give the model it came from"
+        )
+    if model is not None:
+        placed = {p.name: p for p in placed_model(model)}
+    else:
+        placed = {subjects[0][0]: PlacedBody(subjects[0][1])}
+
+    def step(text: str) -> None:
+        if status is not None:
+            status.update(text)
+
+    timeline = _timeline(model, placed, result, opts)
+    meshes = _meshes(subjects, opts, step)
+    count = len(timeline.poses_at)
+    step(f"framing {count} keyframe{'s' if count != 1 else ''}")
+    framing = _framing(model, subjects, meshes, timeline.poses_at, opts)
+    step("placing the labels")
+    label_text = _label_texts(model, timeline.poses_at, float(np.max(framing.high - framing.low)))
+
+    scene = _Scene(share_poses=len(subjects) > LARGE_MODEL)
+    scene.set_property("/Background", "top_color", list(BACKGROUND[0]))
+    scene.set_property("/Background", "bottom_color", list(BACKGROUND[1]))
+    first = timeline.poses_at[0]
+    bodies_meta = _add_bodies(
+        scene, model, subjects, meshes, first, framing, label_text, opts, step
+    )
+    _add_joints(scene, model, first, framing.triad, opts)
+    rod_floor = _add_rods(scene, framing)
+    middle, radius = _add_world(scene, model, framing, label_text, opts)
+    _add_animation(scene, model, timeline, framing, rod_floor, opts)
 
     elev, azim = opts["view"] or (28.0, -56.0)
     camera = {
@@ -675,30 +952,30 @@ def html_scene(target: Any, *, result: Any = None, status: Any = None, **options
         "fov": FIELD_OF_VIEW,
         "up": [0.0, 0.0, 1.0],
     }
-    if opts["title"] is True:
-        heading = model_title(model) if model is not None else body_title(subjects[0][1])
-        if animation is not None:
-            heading += (
-                f"\nsimulation: {animation['start']:.6g} .. "
-                f"{animation['start'] + animation['duration']:.6g} s, "
-                f"{animation['keyframes']} keyframes of {animation['samples']} samples"
-            )
-    else:
-        heading = opts["title"] or ""
     name = getattr(model, "name", None) if model is not None else subjects[0][0]
     return {
         "format": "rigidparts-scene",
         "version": 1,
-        "title": str(name or "rigidparts"),
-        "heading": heading,
+        "title": short_text(str(name or "rigidparts"), lines=1),
+        "heading": _heading(model, subjects, timeline.animation, opts),
         "commands": scene.commands,
         "followers": scene.followers,
         "labels": scene.labels,
+        "label_mode": (
+            "all" if len(scene.labels) <= HOVER_LABELS and not scene.share_poses else "hover"
+        ),
+        "shared_poses": scene.share_poses,
+        "implied_followers": [f.rstrip("/") for f in IMPLIED_FOLLOWERS]
+        if scene.share_poses
+        else [],
         "camera": camera,
-        "bounds": {"low": [float(v) for v in low], "high": [float(v) for v in high]},
-        "triad_length": float(triad),
+        "bounds": {
+            "low": [float(v) for v in framing.low],
+            "high": [float(v) for v in framing.high],
+        },
+        "triad_length": float(framing.triad),
         "bodies": bodies_meta,
-        "animation": animation,
+        "animation": timeline.animation,
     }
 
 

@@ -119,13 +119,114 @@ _SCRIPT = r"""
       "It needs a browser with WebGL (any current Chrome, Firefox, Safari or Edge).";
   });
   var scene = JSON.parse(document.getElementById("rigidparts-scene").textContent);
+  // A large model lists only the followers that are not implied: add the implied ones
+  // (FOLDER/<body> of each folder of implied_followers follows /Bodies/<body>).
+  (scene.implied_followers || []).forEach(function (folder) {
+    scene.bodies.forEach(function (meta) {
+      var key = "/Bodies/" + meta.name;
+      (scene.followers[key] = scene.followers[key] || []).push(folder + "/" + meta.name);
+    });
+  });
   var THREE = MeshCat.THREE;
   var viewer = new MeshCat.Viewer(document.getElementById("rigidparts-viewer"));
   window.rigidpartsViewer = viewer;
 
+  // A large model (shared_poses): the control panel's folders below each part (Bodies,
+  // Frames, ...) are made when their folder is first opened, not thousands at load. Until
+  // then a folder is a stand-in that records what meshcat puts in it (its checkbox).
+  function lazyFolders(folder) {
+    var pending = [];
+    var make = Object.getPrototypeOf(folder).addFolder;
+    function standIn(name) {
+      var stub = {name: name, real: null, pending: [], __folders: {},
+                  div: document.createElement("div")};
+      Object.defineProperty(stub, "domElement", {get: function () {
+        return stub.real ? stub.real.domElement : stub.div;
+      }});
+      stub.addFolder = function (child) {
+        if (stub.real) { return stub.real.addFolder(child); }
+        var inner = standIn(child);
+        stub.pending.push(inner);
+        stub.__folders[child] = inner;
+        return inner;
+      };
+      stub.add = function () { return realize(stub).add.apply(stub.real, arguments); };
+      stub.remove = function (c) { if (stub.real) { stub.real.remove(c); } };
+      stub.removeFolder = function (f) {
+        if (stub.real && f.real) { stub.real.removeFolder(f.real); }
+        stub.pending = stub.pending.filter(function (s) { return s !== f; });
+        delete stub.__folders[f.name];
+      };
+      stub.parentFolder = null;
+      return stub;
+    }
+    function realize(stub) {
+      if (stub.real) { return stub.real; }
+      var parent = stub.parentFolder;
+      var real = make.call(parent, stub.name);
+      while (stub.div.lastChild) { real.domElement.prepend(stub.div.lastChild); }
+      stub.real = real;
+      watch(real, stub.pending);
+      return real;
+    }
+    function watch(real, stubs) {
+      stubs.forEach(function (s) { s.parentFolder = real; });
+      var list = stubs;
+      real.addFolder = function (name) {
+        var stub = standIn(name);
+        stub.parentFolder = real;
+        list.push(stub);
+        if (!real.closed) { realize(stub); }
+        return stub;
+      };
+      var title = real.domElement.querySelector("li.title");
+      if (title) {
+        title.addEventListener("click", function () {
+          if (!real.closed) { list.forEach(realize); }
+        });
+      }
+    }
+    watch(folder, pending);
+  }
+  if (scene.shared_poses) {
+    ["Bodies", "Frames", "Centres of mass", "Inertia", "Joints", "Rods"].forEach(function (name) {
+      lazyFolders(viewer.scene_tree.find([name]).folder);
+    });
+  }
+
+  // set_object: three.js JSON; a geometry or material written by an earlier command is
+  // named by its uuid only (rigidparts.viz.threejs): parsed once, shared by every object.
+  var loader = new THREE.ObjectLoader();
+  var geometries = {}, materials = {};
+  function split(path) { return path.split("/").filter(Boolean); }
+  function setObject(command) {
+    var json = command.object;
+    Object.assign(geometries, loader.parseGeometries(json.geometries || [], {}));
+    Object.assign(materials, loader.parseMaterials(json.materials || [], {}));
+    var object = loader.parseObject(json.object, geometries, materials, {}, {});
+    object.traverse(function (part) {
+      var geometry = part.isMesh ? part.geometry : null;
+      if (geometry && geometry.isBufferGeometry && !geometry.attributes.normal) {
+        geometry.computeVertexNormals();  // once: the geometry is shared
+      }
+    });
+    object.castShadow = true;
+    object.receiveShadow = true;
+    viewer.set_object(split(command.path), object);
+  }
+
   // A set_animation command drives its own paths; "followers" move with a body (its frames,
   // centre of mass, ellipsoid, the joints it carries): they get the same clip.
   scene.commands.forEach(function (command) {
+    if (command.type === "set_object") {
+      setObject(command);
+      return;
+    }
+    if (command.type === "set_transform" && scene.shared_poses) {
+      (scene.followers[command.path] || []).forEach(function (path) {
+        viewer.set_transform(split(path), command.matrix);
+      });
+    }
     if (command.type === "set_animation") {
       var extra = [];
       command.animations.forEach(function (animation) {
@@ -140,11 +241,14 @@ _SCRIPT = r"""
     }
     viewer.handle_command(command);
   });
+  viewer.set_dirty();
 
-  // Labels: text sprites of a constant size on the screen, drawn over everything.
+  // Labels: text sprites of a constant size on the screen, drawn over everything. A large
+  // model (label_mode "hover") makes them when needed: those of the body under the mouse
+  // pointer and of the body last clicked; the control panel's Labels switch shows all or none.
   var tanHalf = Math.tan(scene.camera.fov * Math.PI / 360);
-  scene.labels.forEach(function (label) {
-    var pixels = 2 * label.size;
+  function makeLabel(label) {
+    var pixels = 2 * (label.size || 12);
     var lines = label.text.split("\n");
     var canvas = document.createElement("canvas");
     var context = canvas.getContext("2d");
@@ -160,7 +264,8 @@ _SCRIPT = r"""
     context.lineJoin = "round";
     context.lineWidth = pixels / 4;
     context.strokeStyle = "rgba(255, 255, 255, 0.9)";
-    context.fillStyle = label.color;
+    context.fillStyle = label.color ||
+      (label.path.indexOf("/Joints/") === 0 ? "#5a3e8c" : "#1d2430");
     lines.forEach(function (line, i) {
       var y = (0.8 + 1.2 * i) * pixels;
       context.strokeText(line, pixels / 2, y);
@@ -177,10 +282,9 @@ _SCRIPT = r"""
     sprite.scale.set(height * canvas.width / canvas.height, height, 1);
     sprite.center.set(-0.08, -0.1);
     sprite.renderOrder = 10;
-    viewer.set_object(label.path.split("/").filter(Boolean), sprite);
-    var node = viewer.scene_tree.find(label.path.split("/").filter(Boolean));
-    node.object.visible = label.visible;
-    node.vis_controller.updateDisplay();
+    if (label.at) { sprite.position.set(label.at[0], label.at[1], label.at[2]); }
+    viewer.set_object(split(label.path), sprite);
+    var node = viewer.scene_tree.find(split(label.path));
     var parent = node.object.parent;
     if (label.unscale && parent) {
       parent.updateMatrixWorld(true);
@@ -188,7 +292,178 @@ _SCRIPT = r"""
       parent.getWorldScale(s);
       sprite.scale.divideScalar(s.x);
     }
+    label.node = node;
+    label.sprite = sprite;
+    label.size2d = [canvas.width / 2, canvas.height / 2];  // pixels of a 900-pixel-high view
+    return node;
+  }
+
+  // Labels of frames at nearby points are not drawn over each other: before each render the
+  // shown labels, top of the screen first, keep their place or move down the screen (the
+  // sprite's centre) just below the labels they would cover.
+  var anchor = new THREE.Vector3();
+  function shownInWorld(object) {
+    for (var o = object; o; o = o.parent) { if (!o.visible) { return false; } }
+    return true;
+  }
+  function declutter() {
+    var element = viewer.renderer.domElement;
+    var width = element.clientWidth || 1, height = element.clientHeight || 1;
+    var camera = viewer.camera;
+    camera.updateMatrixWorld();
+    var items = [];
+    scene.labels.forEach(function (label) {
+      if (!label.sprite || !shownInWorld(label.sprite)) { return; }
+      label.sprite.getWorldPosition(anchor);
+      anchor.project(camera);
+      if (anchor.z > 1) { return; }  // behind the camera
+      var k = height / 900;
+      items.push({label: label, x: (anchor.x + 1) / 2 * width, y: (anchor.y + 1) / 2 * height,
+                  w: label.size2d[0] * k, h: label.size2d[1] * k});
+    });
+    if (items.length > 400) { return; }  // "all" labels of a huge model: left as they are
+    items.sort(function (a, b) { return b.y - a.y; });
+    var taken = [];
+    items.forEach(function (item) {
+      var cx = 0.08, cy = -0.1;  // the sprite's centre: right of and above its point
+      var box;
+      for (var step = 0; step < taken.length + 2; step++) {
+        box = [item.x + cx * item.w, item.y - cy * item.h,
+               item.x + (1 + cx) * item.w, item.y + (1 - cy) * item.h];
+        var lowest = null;
+        taken.forEach(function (b) {
+          if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) {
+            lowest = lowest === null ? b[1] : Math.min(lowest, b[1]);
+          }
+        });
+        if (lowest === null) { break; }
+        cy = 1 - (lowest - 1 - item.y) / item.h;  // its top just below the lowest it meets
+      }
+      taken.push(box);
+      item.label.sprite.center.set(-cx, cy);
+    });
+    // for tests: the boxes drawn (pixels, y up: x0, y0, x1, y1)
+    body.setAttribute("data-rigidparts-label-boxes", JSON.stringify(taken.map(function (b) {
+      return b.map(function (v) { return Math.round(v * 10) / 10; });
+    })));
+  }
+  var render = viewer.render.bind(viewer);
+  viewer.render = function () { declutter(); render(); };
+  function showLabel(label, visible) {
+    if (!label.node) {
+      if (!visible) { return; }
+      makeLabel(label);
+    }
+    label.node.object.visible = visible;
+    label.node.vis_controller.updateDisplay();
+  }
+  var hover = scene.label_mode === "hover" || scene.shared_poses;
+  // A large model also shows the triads, centre-of-mass markers and joints of the pointed
+  // and clicked bodies only (Marks: all, none): thousands of them are a wall of arrows.
+  var markState = {Marks: "all"};
+  function marksOf(name) {
+    var paths = [["Frames", name], ["Centres of mass", name]];
+    (scene.followers["/Bodies/" + name] || []).forEach(function (path) {
+      if (path.indexOf("/Joints/") === 0) { paths.push(split(path)); }
+    });
+    return paths.map(function (path) { return viewer.scene_tree.find(path); });
+  }
+  function refreshMarks() {
+    if (!scene.shared_poses) { return; }
+    var mode = markState.Marks;
+    scene.bodies.forEach(function (meta) {
+      var on = mode === "all" || (mode === "pointed body" &&
+        (meta.name === pointed || meta.name === chosen));
+      marksOf(meta.name).forEach(function (node) {
+        if (node.object.visible !== on) {
+          node.object.visible = on;
+          node.vis_controller.updateDisplay();
+        }
+      });
+    });
+    viewer.set_dirty();
+  }
+  var byBody = {};
+  scene.labels.forEach(function (label) {
+    var path = split(label.path);  // a frame's label: /Frames/BODY/FRAME/label
+    if (label.body === undefined) { label.body = path[0] === "Frames" ? path[1] : null; }
+    if (label.body) { (byBody[label.body] = byBody[label.body] || []).push(label); }
   });
+  var labelState = {Labels: "all"};
+  if (hover) {
+    labelState.Labels = scene.labels.some(function (l) { return l.visible !== false; }) ?
+      "pointed body" : "none";
+  }
+  var pointed = null, chosen = null;
+  function refreshLabels() {
+    refreshMarks();
+    var mode = labelState.Labels;
+    scene.labels.forEach(function (label) {
+      var on = mode === "all" ? true :
+        mode === "pointed body" && label.body !== null &&
+        (label.body === pointed || label.body === chosen);
+      if (mode === "pointed body" && label.body === null) { on = label.visible !== false; }
+      showLabel(label, on);
+    });
+    viewer.set_dirty();
+  }
+  if (hover) {
+    viewer.gui.add(labelState, "Labels", ["pointed body", "all", "none"])
+      .onChange(refreshLabels);
+    if (scene.shared_poses) {
+      markState.Marks = "pointed body";
+      viewer.gui.add(markState, "Marks", ["pointed body", "all", "none"])
+        .onChange(refreshLabels);
+    }
+    var raycaster = new THREE.Raycaster(), mouse = new THREE.Vector2();
+    var bodies = viewer.scene_tree.find(["Bodies"]).object;
+    var element = viewer.renderer.domElement;
+    function bodyAt(event) {
+      var box = element.getBoundingClientRect();
+      mouse.set((event.clientX - box.left) / box.width * 2 - 1,
+                -(event.clientY - box.top) / box.height * 2 + 1);
+      raycaster.setFromCamera(mouse, viewer.camera);
+      var hits = raycaster.intersectObject(bodies, true);
+      for (var i = 0; i < hits.length; i++) {
+        var part = hits[i].object, visible = true;
+        for (var o = part; o; o = o.parent) { visible = visible && o.visible; }
+        if (!visible) { continue; }
+        while (part.parent && part.parent !== bodies) { part = part.parent; }
+        if (part.parent === bodies) { return part.name; }
+      }
+      return null;
+    }
+    var waiting = false;
+    element.addEventListener("pointermove", function (event) {
+      if (waiting || (labelState.Labels !== "pointed body" &&
+                      markState.Marks !== "pointed body")) { return; }
+      waiting = true;
+      requestAnimationFrame(function () {
+        waiting = false;
+        var name = bodyAt(event);
+        if (name !== pointed) { pointed = name; refreshLabels(); }
+      });
+    });
+    var down = null;
+    element.addEventListener("pointerdown", function (event) {
+      down = [event.clientX, event.clientY];
+    });
+    element.addEventListener("pointerup", function (event) {
+      if (down && Math.abs(event.clientX - down[0]) + Math.abs(event.clientY - down[1]) < 4) {
+        chosen = bodyAt(event);
+        refreshLabels();
+      }
+      down = null;
+    });
+    window.rigidpartsLabels = function (name) { chosen = name; refreshLabels(); };
+    refreshLabels();
+  } else {
+    scene.labels.forEach(function (label) {
+      makeLabel(label);
+      label.node.object.visible = label.visible !== false;
+      label.node.vis_controller.updateDisplay();
+    });
+  }
 
   // The camera: the sphere of scene.camera (everything drawn, with a margin) fills the
   // narrower field of view.
@@ -265,10 +540,15 @@ def page(scene: dict[str, Any], title: str, heading: str) -> str:
     """The whole HTML document: ``scene`` (the JSON of :mod:`.html`) in
     ``<script type="application/json" id="rigidparts-scene">``, the viewer, the player."""
     code, notices = meshcat_bundle()
+    pointed = (
+        "<br>Labels: of the body under the pointer or last clicked (Labels: all, none)"
+        if scene.get("label_mode") == "hover"
+        else ""
+    )
     help_text = (
         "drag: turn &middot; right-drag: pan &middot; wheel: zoom<br>"
         "Controls (top right): show or hide bodies, frames, centres of mass, joints;"
-        "<br>Animations: play, pause, reset, time, timeScale (speed)"
+        f"{pointed}<br>Animations: play, pause, reset, time, timeScale (speed)"
     )
     return "".join(
         [

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .scene import JOINT_COLOR, LABEL_SIZE
+from .scene import JOINT_COLOR, LABEL_SIZE, short_text
 
 __all__ = ["LABEL_PLACES", "draw_labels", "legend_box", "merge_coincident", "place_labels"]
 
@@ -31,8 +31,29 @@ LABEL_PLACES = (
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 on the screen, pixels
 
 
-def _text_size_px(text: str, fontsize: float, dpi: float) -> tuple[float, float]:
-    """Width and height (pixels) of a text box of ``text`` (lines) at ``fontsize`` points."""
+#: The box drawn round a label: matplotlib's ``round`` box style with this pad, in font sizes.
+LABEL_PAD = 0.2
+#: The least gap between two labels' boxes, pixels.
+LABEL_GAP = 2.0
+
+
+def _text_size_px(ax: Any, text: str, fontsize: float) -> tuple[float, float, float]:
+    """``(width, height, pad)`` in pixels of ``text`` (lines) at ``fontsize`` points on the
+    figure of ``ax``: the text as matplotlib lays it out (measured by the canvas' renderer;
+    estimated from the glyphs' widths and 1.2 font sizes a line without one) and the pad of
+    the box drawn round it (:data:`LABEL_PAD` font sizes on each side)."""
+    scale = ax.figure.dpi / 72.0
+    pad = LABEL_PAD * fontsize * scale
+    try:
+        renderer = ax.figure.canvas.get_renderer()
+    except AttributeError:  # pragma: no cover - backends without a renderer at hand
+        renderer = None
+    if renderer is not None:
+        from matplotlib.text import Text
+
+        probe = Text(0.0, 0.0, text, fontsize=fontsize, figure=ax.figure)
+        extent = probe.get_window_extent(renderer)
+        return float(extent.width), float(extent.height), pad
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
@@ -42,9 +63,7 @@ def _text_size_px(text: str, fontsize: float, dpi: float) -> tuple[float, float]
     width = max(
         measure.get_text_width_height_descent(line, prop, ismath=False)[0] for line in lines
     )
-    height = 1.2 * fontsize * len(lines)
-    pad = 2 * 0.2 * fontsize + 2  # the bbox's pad on both sides, and a gap
-    return (width + pad) * dpi / 72.0, (height + pad) * dpi / 72.0
+    return width * scale, 1.2 * fontsize * len(lines) * scale, pad
 
 
 def legend_box(ax: Any, legend: Any) -> list[Rect]:
@@ -87,22 +106,25 @@ def place_labels(
         return np.asarray(ax.transData.transform((x, y)))
 
     def box(x: float, y: float, w: float, h: float, ha: str, va: str) -> Rect:
+        # The drawn box: the text beside the anchor, the pad round it on every side (so the
+        # box reaches ``pad`` past the anchor too), and half the gap to the next box.
         x0 = x - w if ha == "right" else x
         y0 = y - h if va == "top" else y
-        return (x0, y0, x0 + w, y0 + h)
+        grow = pad + 0.5 * LABEL_GAP
+        return (x0 - grow, y0 - grow, x0 + w + grow, y0 + h + grow)
 
     def overlaps(a: Rect, b: Rect) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
-    dpi = ax.figure.dpi
     marker = 9.0  # half the size of a centre-of-mass marker, pixels
     taken: list[Rect] = [tuple(b) for b in avoid]  # type: ignore[misc]
     for point in obstacles:
         px, py = to_pixels(point)
         taken.append((px - marker, py - marker, px + marker, py + marker))
     out: list[tuple[np.ndarray, str, str]] = [(p, "right", "top") for p in points]
+    pad = 0.0
     for i in sorted(range(len(labels)), key=lambda i: -to_pixels(points[i])[1]):
-        width, height = _text_size_px(labels[i], fontsize, dpi)
+        width, height, pad = _text_size_px(ax, labels[i], fontsize)
         for reach, ((sx, sy), ha, va) in itertools.product((1.0, 2.5, 4.0), LABEL_PLACES):
             anchor = points[i] + reach * offset * (sx * right + sy * up)
             candidate = box(*to_pixels(anchor), width, height, ha, va)
@@ -111,19 +133,20 @@ def place_labels(
         else:
             anchor = points[i] - offset * (right + up)
             ha, va = "right", "top"
-            x, y = to_pixels(anchor)
-            shift = 0.0
-            for _ in range(len(taken) + 1):
-                candidate = box(x, y - shift, width, height, ha, va)
+            # Down the screen until clear: each step moves the box's top just below the
+            # lowest box it meets, through the local rate of pixels per metre along -up;
+            # the box is then measured again where the anchor projects (a perspective view
+            # is not linear), so it ends clear, not a pixel short.
+            for _ in range(2 * len(taken) + 8):
+                x, y = to_pixels(anchor)
+                candidate = box(x, y, width, height, ha, va)
                 hit = [b for b in taken if overlaps(candidate, b)]
                 if not hit:
                     break
-                shift = y - min(b[1] for b in hit) + 1.0
-            if shift > 0.0:
-                # Pixels per metre along -up, here (the projection is smooth).
+                shift = candidate[3] - min(b[1] for b in hit) + 1.0
                 step = 1e-3 * offset
                 rate = float(np.linalg.norm(to_pixels(anchor - step * up) - (x, y))) / step
-                anchor = anchor - up * (shift / rate)
+                anchor = anchor - up * (shift / max(rate, 1e-300))
         taken.append(candidate)
         out[i] = (anchor, ha, va)
     return out
@@ -133,16 +156,44 @@ def merge_coincident(
     frames: list[tuple[str, np.ndarray, np.ndarray]], tolerance: float
 ) -> list[tuple[str, np.ndarray]]:
     """``(label, point)``: frames ``(label, origin, R_WF)`` whose origins are within
-    ``tolerance`` (m, on each coordinate) share one label, their names on separate lines."""
-    groups: list[tuple[list[str], np.ndarray]] = []
+    ``tolerance`` (m, on each coordinate; an origin may be a track, the origins at several
+    instants one after the other) share one label, their names on separate lines.
+
+    Greedy in the given order: a frame joins the first group (in order of creation) whose
+    first origin is within ``tolerance`` of its own, else starts a group. The candidates are
+    found through a grid of cells ``tolerance`` wide over the first point's three coordinates
+    (two points within ``tolerance`` lie in the same or neighbouring cells): expected time
+    linear in the number of frames, not quadratic."""
+    names: list[list[str]] = []
+    wheres: list[np.ndarray] = []
+    cells: dict[tuple[int, ...], list[int]] = {}
+    near = np.array(list(itertools.product((-1, 0, 1), repeat=3)), dtype=np.int64)
     for label, origin, _ in frames:
-        for names, where in groups:
-            if np.max(np.abs(where - origin)) <= tolerance:
-                names.append(label)
+        point = np.asarray(origin, dtype=np.float64).reshape(-1)
+        if tolerance > 0.0 and np.all(np.isfinite(point[:3])):
+            base = np.floor(point[:3] / tolerance)
+            if np.all(np.abs(base) < 2.0**62):
+                keys = list(map(tuple, (base.astype(np.int64) + near).tolist()))
+            else:  # beyond int64: Python's integers
+                whole = [int(v) for v in base]
+                keys = [
+                    tuple(c + int(d) for c, d in zip(whole, step, strict=True)) for step in near
+                ]
+            cell = keys[13]  # the middle of the 27: the point's own cell
+        else:  # no width: only equal points meet
+            cell = ("exact", *point[:3].tolist())  # type: ignore[assignment]
+            keys = [cell]
+        candidates = sorted(i for key in keys for i in cells.get(key, ()))
+        for i in candidates:
+            where = wheres[i]
+            if where.shape == point.shape and float(np.max(np.abs(where - point))) <= tolerance:
+                names[i].append(label)
                 break
         else:
-            groups.append(([label], origin))
-    return [("\n".join(names), where) for names, where in groups]
+            cells.setdefault(cell, []).append(len(names))
+            names.append([label])
+            wheres.append(point)
+    return [("\n".join(group), where) for group, where in zip(names, wheres, strict=True)]
 
 
 def draw_labels(
@@ -159,8 +210,12 @@ def draw_labels(
     """Draw the ``(label, point)`` frame and joint labels with their leaders, placed by
     :func:`place_labels` at ``offset`` (m) from their points, clear of ``obstacles`` (points,
     m) and of the ``legend``. Call it after the axes' limits and view are set."""
-    items = [(label, point, "label") for label, point in frame_labels]
-    items += [(label, point, "joint_label") for label, point in joint_labels]
+
+    def shown(label: str) -> str:  # each name on its line, cut for display
+        return "\n".join(short_text(name, lines=1) for name in short_text(label).split("\n"))
+
+    items = [(shown(label), point, "label") for label, point in frame_labels]
+    items += [(shown(label), point, "joint_label") for label, point in joint_labels]
     placed = place_labels(
         ax,
         [label for label, _, _ in items],
@@ -191,7 +246,7 @@ def draw_labels(
             style="italic" if joint else "normal",
             zorder=6,
             bbox={
-                "boxstyle": "round,pad=0.2",
+                "boxstyle": f"round,pad={LABEL_PAD}",
                 "fc": "white",
                 "ec": JOINT_COLOR if joint else "#999999",
                 "alpha": 0.85,

@@ -25,6 +25,8 @@ __all__ = [
     "JOINT_COLOR",
     "LABEL_SIZE",
     "SCENE_OPTIONS",
+    "TEXT_WIDTH",
+    "TITLE_LINES",
     "TRIAD_FRACTION",
     "JointMark",
     "Scene",
@@ -34,6 +36,7 @@ __all__ = [
     "model_title",
     "placed_model",
     "scene_limits",
+    "short_text",
 ]
 
 #: Triad colours: x, y, z.
@@ -46,6 +49,10 @@ ELLIPSOID_COLOR = "#e07b00"
 LABEL_SIZE = 10.5
 #: Triad length as a fraction of the scene's largest extent.
 TRIAD_FRACTION = 0.15
+#: The most characters of one line of a name, label or title shown, and the most lines of a
+#: title: longer ones are cut (:func:`short_text`).
+TEXT_WIDTH = 80
+TITLE_LINES = 8
 #: The drawing options a :class:`Scene` takes (besides ``size``, ``view`` and ``title``).
 SCENE_OPTIONS = (
     "sections",
@@ -238,27 +245,69 @@ def scene_limits(
 
 # -- titles -------------------------------------------------------------------------------------
 
+ELLIPSIS = "\u2026"
+
+
+def short_text(text: Any, width: int = TEXT_WIDTH, lines: int = TITLE_LINES) -> str:
+    """``text`` as shown in a picture or the viewer: at most ``lines`` lines of at most
+    ``width`` characters; a cut line, and the last line when more text was left out, end in
+    an ellipsis; control characters (tabs, ...) shown as spaces. Only the first
+    ``(width + 1) lines + 1`` characters are read, so a name of millions of characters costs
+    no more than a short one."""
+    text = str(text)
+    head = text[: (width + 1) * lines + 1]
+    cut = len(head) < len(text)
+    rows = head.split("\n")
+    if len(rows) > lines:
+        rows, cut = rows[:lines], True
+    out = []
+    for row in rows:
+        row = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in row)
+        out.append(row if len(row) <= width else row[: width - 1] + ELLIPSIS)
+    if cut and not out[-1].endswith(ELLIPSIS):
+        out[-1] = out[-1][: width - 1] + ELLIPSIS
+    return "\n".join(out)
+
 
 def _dimensions_text(body: Any) -> str:
     """The body's non-zero dimensions (a zero inner one says "solid"), from its shape's
     parameters: lengths in m, angles in degrees, others as they are."""
-    dimensions = body.dimensions
-    shown = [p for p in body.spec.params if dimensions[p.name]]
+    dimensions = {
+        p.name: p.plain(value) if p.plain is not None and value is not None else value
+        for p, value in zip(body.spec.params, body.dimensions.values(), strict=True)
+    }  # raw values (a tensor, a pose) as their plain numbers
+    shown = [p for p in body.spec.params if _given(dimensions[p.name])]
     lengths = [f"{p.name} {dimensions[p.name]:.4g}" for p in shown if p.kind == "length"]
     others = [
         f"{p.name} {np.degrees(dimensions[p.name]):.4g} deg"
         if p.kind == "angle"
-        else f"{p.name} {dimensions[p.name]}"
+        else f"{p.name} {short_text(str(dimensions[p.name]), lines=1)}"
         for p in shown
         if p.kind != "length"
     ]
     return ", ".join(([", ".join(lengths) + " (m)"] if lengths else []) + others)
 
 
+def _given(value: Any) -> bool:
+    """Whether a dimension is worth showing: not zero, None or empty."""
+    if isinstance(value, np.ndarray | list | tuple | dict):
+        return len(value) > 0
+    return bool(value)
+
+
+def _material_text(body: Any) -> str:
+    """The material's name, the given density, or "given mass" for a body with no volume."""
+    if body.material:
+        return body.material
+    if body.density is None:
+        return "given mass"
+    return f"density {body.density:.6g} kg/m^3"
+
+
 def body_title(body: Any) -> str:
     """Two lines: the body's class, material (or density) and mass in kg; its dimensions,
     its axis when not +x and ``rotate90`` when set."""
-    material = body.material or f"density {body.density:.6g} kg/m^3"
+    material = _material_text(body)
     dims = _dimensions_text(body)
     extras = []
     parameters = body.parameters()
@@ -274,10 +323,12 @@ def body_title(body: Any) -> str:
 def model_title(model: Any) -> str:
     """Two lines: the model's name, numbers of bodies and joints and total mass in kg; the
     materials of its bodies."""
-    name = getattr(model, "name", None) or "Model"
+    name = short_text(getattr(model, "name", None) or "Model", lines=1)
     bodies = list(model.bodies.values())
     mass = sum(b.mass for b in bodies)
-    materials = sorted({b.material or "given density" for b in bodies})
+    materials = sorted(
+        {b.material or ("given mass" if b.density is None else "given density") for b in bodies}
+    )
     plural = "body" if len(bodies) == 1 else "bodies"
     return (
         f"{name}: {len(bodies)} {plural}, {len(model.joints)} joints, total mass {mass:.5g} kg\n"

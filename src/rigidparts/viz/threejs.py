@@ -7,11 +7,21 @@ Numbers only, no three.js here. Lengths in m, in the coordinates of the node the
 on; 4 x 4 matrices are written column-major (three.js ``Matrix4.fromArray``). Identifiers are
 deterministic (a counter each scene owns and passes to its builders), so the same scene gives
 the same file.
+
+Equal geometries and materials are written once per scene: the builders of one scene share a
+registry (``shared``: key -> identifier), so the first ``set_object`` that uses a geometry
+(a body's mesh, the unit triad, an arrow) carries its JSON and every later one names it by its
+identifier only (the viewer's player keeps what it parsed; :mod:`.html_page`). A frame's triad,
+a centre-of-mass marker and a joint's arrow are each one mesh of a shared unit geometry (the
+triad's and the marker's colours per vertex) scaled by its node's matrix: one draw call each,
+a hundred bytes of JSON each.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -40,19 +50,40 @@ def color_int(color: Any) -> int:
     ``"#rrggbb"``, ``"#rgb"``, (r, g, b) in [0, 1]): :attr:`Appearance.rgb_int`."""
     from ..appearance import Appearance
 
-    return (color if isinstance(color, Appearance) else Appearance(color=color)).rgb_int
+    if isinstance(color, Appearance):
+        return color.rgb_int
+    if isinstance(color, str):
+        return _color_int_of_text(color)
+    return Appearance(color=color).rgb_int
+
+
+@functools.cache
+def _color_int_of_text(color: str) -> int:
+    from ..appearance import Appearance
+
+    return Appearance(color=color).rgb_int
+
+
+def short_numbers(values: Any) -> list[float]:
+    """A flat list of the floats ``values``, whole numbers as ints (``0``, not ``0.0``: the
+    same number to a JSON reader, shorter), others at full precision."""
+    array = np.asarray(values, dtype=np.float64).reshape(-1)
+    return [int(v) if v.is_integer() and abs(v) < 2.0**53 else v for v in array.tolist()]
 
 
 def rounded(values: Any, digits: int = MESH_DIGITS) -> list[float]:
     """A flat list of floats written with ``digits`` significant digits (shorter JSON)."""
     array = np.asarray(values, dtype=np.float64).reshape(-1)
-    return [float(text) for text in np.char.mod(f"%.{digits}g", array)]
+    if len(array) <= 64:  # a node's matrix: plain Python is quicker than numpy's strings
+        form = f".{digits}g"
+        return short_numbers([float(format(v, form)) for v in array.tolist()])
+    return short_numbers(np.char.mod(f"%.{digits}g", array).astype(np.float64))
 
 
 def matrix(
     rotation: Any = None, position: Any = None, scale: Sequence[float] | None = None
 ) -> list[float]:
-    """The column-major 4 x 4 ``[R diag(scale) | p]`` as 16 floats."""
+    """The column-major 4 x 4 ``[R diag(scale) | p]`` as 16 numbers (:func:`short_numbers`)."""
     m = np.eye(4)
     if rotation is not None:
         m[:3, :3] = np.asarray(rotation, dtype=np.float64)
@@ -60,11 +91,16 @@ def matrix(
         m[:3, :3] = m[:3, :3] * np.asarray(scale, dtype=np.float64)[None, :]
     if position is not None:
         m[:3, 3] = np.asarray(position, dtype=np.float64)
-    return [float(v) for v in m.T.reshape(-1)]
+    return short_numbers(m.T)
 
 
 def _rotation_y_to(direction: Any) -> np.ndarray:
     """A rotation taking +y (three.js's cylinder axis) to the unit vector ``direction``."""
+    return _rotation_y_to_cached(tuple(np.asarray(direction, dtype=np.float64).tolist())).copy()
+
+
+@functools.cache
+def _rotation_y_to_cached(direction: tuple[float, ...]) -> np.ndarray:
     d = np.asarray(direction, dtype=np.float64)
     d = d / np.linalg.norm(d)
     # Any vector not parallel to d completes the basis.
@@ -120,27 +156,57 @@ def rod_transforms(
     return midpoints, rotations, lengths, shown
 
 
+def _data_key(data: dict[str, Any]) -> Any:
+    """A hashable key equal for equal JSON ``data`` (a geometry's or material's numbers)."""
+    try:
+        key = tuple(sorted(data.items()))
+        hash(key)
+        return key
+    except TypeError:  # lists inside: their JSON
+        return json.dumps(data, sort_keys=True)
+
+
 class ObjectBuilder:
     """Collects the geometries and materials of one three.js object tree (one ``set_object``)
     and writes its JSON. ``ids`` numbers its objects: the scene's own counter, shared by the
-    builders of one scene (identifiers are unique within the scene), never by two scenes."""
+    builders of one scene (identifiers are unique within the scene), never by two scenes.
+    ``shared`` (key -> identifier), the scene's registry of what earlier builders wrote: a
+    geometry or material already there is named, not written again (module docstring)."""
 
-    def __init__(self, ids: Iterator[int] | None = None) -> None:
+    def __init__(
+        self, ids: Iterator[int] | None = None, shared: dict[Any, str] | None = None
+    ) -> None:
         self.geometries: list[dict[str, Any]] = []
         self.materials: list[dict[str, Any]] = []
         self._ids = itertools.count() if ids is None else ids
+        self._shared = {} if shared is None else shared
 
     def uuid(self, kind: str) -> str:
         return f"{kind[0]}{next(self._ids)}"  # short: a model has thousands
 
-    def geometry(self, data: dict[str, Any]) -> str:
+    def known(self, key: Any) -> str | None:
+        """The identifier of the geometry or material written under ``key``, else None."""
+        return self._shared.get(key)
+
+    def geometry(self, data: dict[str, Any], key: Any = None) -> str:
+        """The identifier of the geometry ``data``: written here, or named when one with the
+        same ``key`` (default: the data itself) was written before in the scene."""
+        key = ("geometry", _data_key(data)) if key is None else key
+        if key in self._shared:
+            return self._shared[key]
         uuid = self.uuid("geometry")
         self.geometries.append({"uuid": uuid, **data})
+        self._shared[key] = uuid
         return uuid
 
     def material(self, data: dict[str, Any]) -> str:
+        """The identifier of the material ``data``, written once per scene."""
+        key = ("material", _data_key(data))
+        if key in self._shared:
+            return self._shared[key]
         uuid = self.uuid("material")
         self.materials.append({"uuid": uuid, **data})
+        self._shared[key] = uuid
         return uuid
 
     def node(
@@ -154,7 +220,7 @@ class ObjectBuilder:
         children: list[dict[str, Any]] | None = None,
         **extra: Any,
     ) -> dict[str, Any]:
-        out: dict[str, Any] = {"uuid": self.uuid("object"), "type": kind}
+        out: dict[str, Any] = {"type": kind}  # three.js makes the nodes' own uuids
         if name is not None:
             out["name"] = name
         if geometry is not None:
@@ -169,13 +235,14 @@ class ObjectBuilder:
         return out
 
     def build(self, root: dict[str, Any]) -> dict[str, Any]:
-        """The JSON of the tree with ``root`` on top."""
-        return {
-            "metadata": {"version": 4.5, "type": "Object"},
-            "geometries": self.geometries,
-            "materials": self.materials,
-            "object": root,
-        }
+        """The JSON of the tree with ``root`` on top (the geometries and materials written
+        here; those only named, written by an earlier object of the scene, are not repeated,
+        and an object that writes none has no metadata: a short line each)."""
+        out: dict[str, Any] = {}
+        if self.geometries or self.materials:
+            out["metadata"] = {"version": 4.5, "type": "Object"}
+        out.update(geometries=self.geometries, materials=self.materials, object=root)
+        return out
 
     # -- parts ----------------------------------------------------------------------------------
 
@@ -191,15 +258,23 @@ class ObjectBuilder:
         data.update(extra)
         return self.material(data)
 
-    def buffer_geometry(self, vertices: Any, faces: Any = None) -> str:
+    def buffer_geometry(
+        self, vertices: Any, faces: Any = None, *, key: Any = None, **attributes: Any
+    ) -> str:
+        """A ``BufferGeometry`` of ``vertices`` (N, 3), indexed by ``faces`` (F, 3) when given,
+        with further float attributes (``normal``, ``color``: (N, 3)); ``key`` names it for
+        sharing (a body's mesh: written once however many bodies use it)."""
+        if key is not None and self.known(key) is not None:
+            return self.known(key)  # type: ignore[return-value]
         data: dict[str, Any] = {
             "attributes": {
-                "position": {
+                name: {
                     "itemSize": 3,
                     "type": "Float32Array",
-                    "array": rounded(vertices),
+                    "array": rounded(values),
                     "normalized": False,
                 }
+                for name, values in {"position": vertices, **attributes}.items()
             }
         }
         if faces is not None:
@@ -208,7 +283,7 @@ class ObjectBuilder:
                 "type": "Uint32Array" if index.size and index.max() > 65535 else "Uint16Array",
                 "array": [int(i) for i in index],
             }
-        return self.geometry({"type": "BufferGeometry", "data": data})
+        return self.geometry({"type": "BufferGeometry", "data": data}, key=key or object())
 
     def mesh(
         self,
@@ -218,9 +293,12 @@ class ObjectBuilder:
         opacity: float,
         edges: np.ndarray | None,
         edge_color: Any = "#30343b",
+        *,
+        key: Any = None,
     ) -> dict[str, Any]:
         """A body's surface (normals computed by the viewer from shared vertices: split the
-        mesh at sharp edges first) with its sharp ``edges`` (E, 2, 3) as lines."""
+        mesh at sharp edges first) with its sharp ``edges`` (E, 2, 3) as lines; ``key``
+        identifies equal meshes (their geometry is written once per scene)."""
         children = []
         if edges is not None and len(edges):
             line = self.material(
@@ -231,27 +309,46 @@ class ObjectBuilder:
                     "opacity": float(min(1.0, 0.2 + opacity)),
                 }
             )
-            children.append(
-                self.node("LineSegments", self.buffer_geometry(edges), line, name="edges")
-            )
+            lines = self.buffer_geometry(edges, key=None if key is None else ("edges", key))
+            children.append(self.node("LineSegments", lines, line, name="edges"))
         surface = self.phong(
             color, opacity, polygonOffset=True, polygonOffsetFactor=1.0, polygonOffsetUnits=1.0
         )
         return self.node(
             "Mesh",
-            self.buffer_geometry(vertices, faces),
+            self.buffer_geometry(vertices, faces, key=None if key is None else ("surface", key)),
             surface,
             name="surface",
             children=children,
         )
 
+    def vertex_coloured(self) -> str:
+        """The material of the meshes coloured per vertex (triads, centre-of-mass markers)."""
+        return self.phong("#ffffff", vertexColors=True)
+
+    def unit_geometry(self, name: str, arrays: tuple[np.ndarray, ...]) -> str:
+        """A non-indexed geometry of ``arrays`` = (positions, normals[, colours]) under the
+        scene-wide key ``name`` (written once)."""
+        key = ("unit", name)
+        if self.known(key) is not None:
+            return self.known(key)  # type: ignore[return-value]
+        extra = {"normal": arrays[1]}
+        if len(arrays) > 2:
+            extra["color"] = arrays[2]
+        return self.buffer_geometry(arrays[0], key=key, **extra)
+
     def triad(self, length: float, colors: Sequence[Any]) -> dict[str, Any]:
-        """Three arrows of ``length`` along the node's x, y and z axes, coloured ``colors``."""
-        shaft, head = _arrow_geometries(self, length)
-        children = []
-        for axis, color in zip(np.eye(3), colors, strict=True):
-            children += arrow_children(self, shaft, head, self.phong(color), axis, length)
-        return self.node("Group", name="triad", children=children)
+        """Three arrows of ``length`` along the node's x, y and z axes, coloured ``colors``:
+        one mesh of the shared unit triad (:func:`triad_arrays`) scaled by ``length``."""
+        numbers = tuple(color_int(c) for c in colors)
+        geometry = self.unit_geometry(f"triad {numbers}", triad_arrays(numbers))
+        return self.node(
+            "Mesh",
+            geometry,
+            self.vertex_coloured(),
+            name="triad",
+            matrix_=matrix(None, None, [length] * 3),
+        )
 
     def rod(self, radius: float, color: Any) -> dict[str, Any]:
         """A rod: a cylinder of ``radius`` and height 1 along the node's y axis, centred on its
@@ -268,34 +365,15 @@ class ObjectBuilder:
         return self.node("Mesh", cylinder, self.phong(color), name="rod")
 
     def com_marker(self, radius: float, center: Any) -> dict[str, Any]:
-        """The centre-of-mass symbol: a sphere of ``radius`` in black and white octants."""
-        octant = self.geometry(
-            {
-                "type": "SphereGeometry",
-                "radius": radius,
-                "widthSegments": 8,
-                "heightSegments": 6,
-                "phiStart": 0.0,
-                "phiLength": np.pi / 2,
-                "thetaStart": 0.0,
-                "thetaLength": np.pi / 2,
-            }
-        )
-        black = self.phong("#1a1a1a", shininess=60)
-        white = self.phong("#f4f4f4", shininess=60)
-        children = []
-        for upper in (True, False):
-            for quarter in range(4):
-                angle = quarter * np.pi / 2
-                c, s = np.cos(angle), np.sin(angle)
-                turn = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])  # about y (up)
-                flip = np.eye(3) if upper else np.diag([1.0, -1.0, -1.0])
-                colour = black if (quarter % 2 == 0) == upper else white
-                children.append(self.node("Mesh", octant, colour, matrix_=matrix(flip @ turn)))
-        # three.js spheres have y up; turn y to the body's z.
-        up = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+        """The centre-of-mass symbol: a sphere of ``radius`` at ``center`` in black and white
+        octants (one mesh of the shared unit marker, :func:`marker_arrays`)."""
+        geometry = self.unit_geometry("centre of mass", marker_arrays())
         return self.node(
-            "Group", name="centre of mass", matrix_=matrix(up, center), children=children
+            "Mesh",
+            geometry,
+            self.vertex_coloured(),
+            name="centre of mass",
+            matrix_=matrix(None, center, [radius] * 3),
         )
 
     def ellipsoid(
@@ -324,10 +402,16 @@ class ObjectBuilder:
         that turns about a point, a small sphere for one without an axis)."""
         material = self.phong(color)
         if axis is not None:
-            shaft, head = _arrow_geometries(self, 2.0 * length)
             start = np.asarray(origin, dtype=np.float64) - length * np.asarray(axis)
-            children = arrow_children(self, shaft, head, material, axis, 2.0 * length, start)
-            return self.node("Group", name="joint axis", children=children)
+            geometry = self.unit_geometry("arrow", arrow_arrays())
+            turn = _rotation_y_to(axis)
+            return self.node(
+                "Mesh",
+                geometry,
+                material,
+                name="joint axis",
+                matrix_=matrix(turn, start, [2.0 * length] * 3),
+            )
         if pivot:
             ring = self.geometry(
                 {
@@ -393,3 +477,89 @@ def arrow_children(
         builder.node("Mesh", shaft, material, matrix_=matrix(rotation, s + 0.4 * length * d)),
         builder.node("Mesh", head, material, matrix_=matrix(rotation, s + 0.9 * length * d)),
     ]
+
+
+# -- shared unit geometries (non-indexed triangles: positions, normals[, colours]) -----------
+
+
+@functools.cache
+def arrow_arrays(segments: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """An arrow of length 1 along +y from the origin: a shaft of radius
+    :data:`AXIS_LENGTH_RATIO` up to y = 0.8 and a cone head 2.5 times as wide from 0.8 to 1
+    (the proportions of :func:`_arrow_geometries`); ``(positions (N, 3), normals (N, 3))``,
+    smooth around, flat on the caps."""
+    radius, head, neck = AXIS_LENGTH_RATIO, 2.5 * AXIS_LENGTH_RATIO, 0.8
+    angle = np.linspace(0.0, 2.0 * np.pi, segments + 1)
+    c, s = np.cos(angle), np.sin(angle)
+    slope = np.hypot(head, 1.0 - neck)
+    points, normals = [], []
+
+    def add(tri: list[tuple[float, ...]], nrm: list[tuple[float, ...]]) -> None:
+        points.extend(tri)
+        normals.extend(nrm)
+
+    for k in range(segments):
+        a, b = k, k + 1
+        side_a, side_b = (c[a], 0.0, s[a]), (c[b], 0.0, s[b])
+        ring = [(radius * c[i], y, radius * s[i]) for i in (a, b) for y in (0.0, neck)]
+        add([ring[0], ring[1], ring[3]], [side_a, side_a, side_b])  # shaft side
+        add([ring[0], ring[3], ring[2]], [side_a, side_b, side_b])
+        down = (0.0, -1.0, 0.0)
+        add([(0.0, 0.0, 0.0), ring[0], ring[2]], [down] * 3)  # bottom cap
+        brim = [(head * c[i], neck, head * s[i]) for i in (a, b)]
+        add([(0.0, neck, 0.0), brim[1], brim[0]], [down] * 3)  # under the head
+        cone = [(c[i] * (1.0 - neck) / slope, head / slope, s[i] * (1.0 - neck) / slope)
+                for i in (a, b)]  # fmt: skip
+        tip = tuple(0.5 * (u + v) for u, v in zip(cone[0], cone[1], strict=True))
+        add([brim[0], brim[1], (0.0, 1.0, 0.0)], [cone[0], cone[1], tip])  # head
+    # counter-clockwise seen from outside: flip the winding where the normal disagrees
+    tri = np.asarray(points, dtype=np.float64).reshape(-1, 3, 3)
+    nrm = np.asarray(normals, dtype=np.float64).reshape(-1, 3, 3)
+    facing = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    flip = np.einsum("ij,ij->i", facing, nrm.mean(axis=1)) < 0.0
+    tri[flip] = tri[flip][:, ::-1]
+    nrm[flip] = nrm[flip][:, ::-1]
+    return tri.reshape(-1, 3), nrm.reshape(-1, 3)
+
+
+@functools.cache
+def triad_arrays(colors: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three unit arrows (:func:`arrow_arrays`) along x, y and z, coloured ``colors``
+    (0xRRGGBB each): ``(positions, normals, colours in [0, 1])``, (N, 3) each."""
+    points, normals = arrow_arrays()
+    out = ([], [], [])
+    for axis, color in zip(np.eye(3), colors, strict=True):
+        turn = _rotation_y_to(axis)
+        rgb = np.array([(color >> 16) & 255, (color >> 8) & 255, color & 255]) / 255.0
+        out[0].append(points @ turn.T)
+        out[1].append(normals @ turn.T)
+        out[2].append(np.tile(rgb, (len(points), 1)))
+    return tuple(np.concatenate(part) for part in out)  # type: ignore[return-value]
+
+
+@functools.cache
+def marker_arrays(rings: int = 8, around: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The unit sphere in black (#1a1a1a) and white (#f4f4f4) octants, the centre-of-mass
+    symbol: ``(positions, normals, colours)`` (N, 3) each; ``rings`` and ``around`` are even
+    and a multiple of 4, so the grid's lines hold the octants' borders."""
+    polar = np.linspace(0.0, np.pi, rings + 1)
+    azimuth = np.linspace(0.0, 2.0 * np.pi, around + 1)
+    grid = np.stack(
+        [
+            np.outer(np.sin(polar), np.cos(azimuth)),
+            np.outer(np.sin(polar), np.sin(azimuth)),
+            np.outer(np.cos(polar), np.ones_like(azimuth)),
+        ],
+        axis=-1,
+    )  # (rings + 1, around + 1, 3)
+    a, b = grid[:-1, :-1], grid[:-1, 1:]
+    c, d = grid[1:, :-1], grid[1:, 1:]
+    tri = np.concatenate([np.stack([a, c, d], -2), np.stack([a, d, b], -2)]).reshape(-1, 3, 3)
+    area = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    tri = tri[area > 1e-12]  # the poles' degenerate triangles
+    centre = tri.mean(axis=1)
+    black = (np.sum(centre < 0.0, axis=1) % 2) == 0
+    rgb = np.where(black[:, None], 0x1A / 255.0, 0xF4 / 255.0) * np.ones((1, 3))
+    colours = np.repeat(rgb, 3, axis=0)
+    positions = tri.reshape(-1, 3)
+    return positions, positions.copy(), colours
