@@ -71,9 +71,9 @@ def test_links_become_rigid_bodies_with_the_declared_inertials(tmp_path: Path) -
     declared = np.array([[0.001, 0.0001, 0.0], [0.0001, 0.02, 0.0], [0.0, 0.0, 0.02]])
     bound = 16 * EPS * 0.02  # two 3x3 rotations, each a few ulp of the largest entry
     np.testing.assert_allclose(upper.inertia, rotation @ declared @ rotation.T, atol=bound)
-    np.testing.assert_allclose(upper.center_of_mass, [0.2, 0.0, 0.0], atol=0)
+    np.testing.assert_array_equal(upper.center_of_mass, [0.2, 0.0, 0.0])
     # tool0 is a named frame of upper, 0.4 m along x
-    np.testing.assert_allclose(upper.frames["tool0"].position, [0.4, 0.0, 0.0], atol=0)
+    np.testing.assert_array_equal(upper.frames["tool0"].position, [0.4, 0.0, 0.0])
     assert model.appearance("base").hex == "#ff0000"
     shoulder = model.joints["shoulder"]
     assert shoulder.type == "revolute"
@@ -300,3 +300,31 @@ def test_a_geometry_that_cannot_be_made_is_left_out_with_a_warning(tmp_path: Pat
     with pytest.warns(UserWarning, match="1 of its geometries not drawn"):
         model = rp.load_model(_write(tmp_path, text))
     assert model.bodies["base"].mass == 2.0
+
+
+@pytest.mark.parametrize("world_link", [True, False])
+def test_a_massless_mount_keeps_its_offset_from_the_world(tmp_path, world_link) -> None:
+    """A massless stand welded 1 m above the world (URDF with or without a "world" link, as
+    Drake reads a parent named world): the arm's joint is 0.5 m above the stand, 1.5 m up."""
+    text = """<robot name="w">
+  <link name="world"/>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="stand"/>
+    <origin xyz="0 0 1"/></joint>
+  <link name="stand"/>
+  <joint name="j" type="revolute"><parent link="stand"/><child link="arm"/>
+    <origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+</robot>"""
+    if not world_link:
+        text = text.replace('  <link name="world"/>\\n', "")
+    model = rp.load_model(_write(tmp_path, text))
+    np.testing.assert_array_equal(model.body_poses()["arm"][1], [0.0, 0.0, 1.5])
+
+
+def test_limits_that_are_no_range_are_refused_with_the_joint(tmp_path: Path) -> None:
+    path = _write(tmp_path, ARM.replace('lower="-1.5" upper="1.5"', 'lower="1.5" upper="-1.5"'))
+    with pytest.raises(rp.ModelError) as info:
+        rp.load_model(path)
+    assert "shoulder" in str(info.value) and str(path) in str(info.value)

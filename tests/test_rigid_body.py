@@ -125,20 +125,20 @@ def test_any_physical_tensor_in_any_frame(case) -> None:
     ("kwargs", "parameter", "words"),
     [
         ({"inertia": (1.0, 1.0, 3.0, 0, 0, 0)}, "inertia", "triangle inequality"),
-        ({"inertia": (1.0, 1.0, 1.0, 2.0, 0, 0)}, "inertia", ""),
-        ({"inertia": (-1.0, 1.0, 1.0, 0, 0, 0)}, "inertia", ""),
+        ({"inertia": (1.0, 1.0, 1.0, 2.0, 0, 0)}, "inertia", "not positive definite"),
+        ({"inertia": (-1.0, 1.0, 1.0, 0, 0, 0)}, "inertia", "negative principal moment"),
         ({"inertia": (1.0, 1.0, math.nan, 0, 0, 0)}, "inertia", "finite"),
         ({"inertia": (1.0, 1.0)}, "inertia", "six numbers"),
         ({"inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, "inertia", "symmetric"),
-        ({"inertia": ("1 kg", 1, 1, 0, 0, 0)}, "inertia", ""),
+        ({"inertia": ("1 kg", 1, 1, 0, 0, 0)}, "inertia", "kg m^2"),
         ({"center_of_mass": (0, 0)}, "center_of_mass", "three finite lengths"),
         ({"center_of_mass": (0, 0, math.inf)}, "center_of_mass", "three finite lengths"),
-        ({"center_of_mass": "1, 2, 3 kg"}, "center_of_mass", ""),
+        ({"center_of_mass": "1, 2, 3 kg"}, "center_of_mass", "three finite lengths"),
         ({"frame": {"position": (0, 0, 0), "rpy": (0, 0)}}, "frame", "rpy"),
         ({"frame": {"position": (0, 0, 0), "spin": 1}}, "frame", "rotation"),
         ({"frame": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]}}, "frame", "rotation"),
         ({"mass": 0.0}, "mass", "positive"),
-        ({"mass": "3 m"}, "mass", ""),
+        ({"mass": "3 m"}, "mass", "expected a mass"),
         ({"mass": None}, "mass", "must be given"),
     ],
 )
@@ -272,3 +272,10 @@ def test_sensitivities_move_the_mass_alone() -> None:
     assert table.parameters == ("mass",)
     assert table.mass.tolist() == [1.0]
     assert not table.inertia.any() and not table.principal_moments.any()
+
+
+@pytest.mark.parametrize(
+    "text", ["0 mm, 0 mm, 25 mm", "0, 0, 25 mm", "0 0 25 mm", "0 0 0.025", "0,0,0.025"]
+)
+def test_a_position_as_text(text: str) -> None:
+    np.testing.assert_array_equal(rp.RigidBody(center_of_mass=text).center_of_mass, [0, 0, 0.025])

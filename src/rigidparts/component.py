@@ -380,8 +380,15 @@ class Component:
                 raise ParameterError("mass", None, "must be given (kg): this body has no volume")
             volume, canonical = spec.general_form(dimensions, value)
             rho = None
+        elif by_mass:  # one general form, at density 1, scaled: the mass kept as given
+            volume, unit = spec.general_form(dimensions, 1.0)
+            rho = density_from_mass(value, volume)
+            if 0.0 < rho < math.inf:
+                canonical = MassProperties(value, unit.center_of_mass, unit.inertia * rho)
+            else:  # the general form's own refusal of such a density
+                volume, canonical = spec.general_form(dimensions, rho)
         else:
-            rho = density_from_mass(value, spec.general_form(dimensions, 1.0)[0]) if by_mass else value
+            rho = value
             volume, canonical = spec.general_form(dimensions, rho)
         state["_canonical_properties"] = canonical
         mass = canonical.mass
@@ -595,6 +602,23 @@ class Component:
         canonical = canonical_mesh(self.spec.name, dimensions, sections=sections)
         metadata = {"shape": self.spec.name, "parameters": self.parameters()}
         return mesh_in_frame_a(canonical, self.rotation_from_canonical, metadata)
+
+    def mesh_key(self) -> tuple[Any, ...] | None:
+        """What :meth:`mesh` depends on, as a hashable key (equal keys: equal meshes, so an
+        exporter or viewer makes and writes one): the shape, its dimensions, ``R_AC``, and the
+        mass of a body drawn from its mass properties (``spec.mass_only``). None when a
+        dimension is no plain value (a mesh object: the body's own mesh)."""
+        key = (
+            self.spec.name,
+            tuple(self._dimensions.items()),
+            np.asarray(self.rotation_from_canonical).tobytes(),
+            self.mass if self.spec.mass_only else None,
+        )
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
 
     # -- output ------------------------------------------------------------------------------
 

@@ -42,12 +42,19 @@ def format_of(path: str | os.PathLike[str]) -> str:
     (``<mujoco>``, ``<robot>``, ``<sdf>``; anything else is read as MJCF, which names the
     problem). ModelError naming the file for an unknown suffix."""
     suffix = Path(path).suffix.lower()
+    if suffix == ".toml":
+        raise ModelError(
+            "path",
+            os.fspath(path),
+            "is a rigidparts model file: rp.load_model and the export, view and simulate "
+            "commands read it; this reads robot description files (URDF, MJCF, SDFormat, USD)",
+        )
     if suffix == ".xml":
         return ROOTS.get(_root_tag(path), "mjcf")
     try:
         return FORMATS[suffix]
     except KeyError:
-        known = ", ".join(sorted({".toml", *FORMATS}))
+        known = ", ".join(sorted(FORMATS))
         raise ModelError(
             "path", os.fspath(path), f"unknown model file suffix {suffix!r}: one of {known}"
         ) from None
@@ -70,10 +77,11 @@ def read_description(path: str | os.PathLike[str], *, search_path: Any = ()) -> 
     """The :class:`~rigidparts.formats.description.Description` of a URDF, MJCF, SDFormat or
     USD file (by :func:`format_of`), as declared: nothing validated, nothing repaired.
     ModelError naming the file when it is missing or a folder."""
+    if Path(path).is_dir():
+        raise ModelError("file", os.fspath(path), "is a folder (give a robot description file)")
     name = format_of(path)
     if not Path(path).is_file():
-        what = "is a folder" if Path(path).is_dir() else "does not exist"
-        raise ModelError("file", os.fspath(path), f"{what} (give a robot description file)")
+        raise ModelError("file", os.fspath(path), "does not exist (give a robot description file)")
     reader = import_module(f"{__name__}.{name}")
     return reader.read(path, search_path=tuple(search_path))
 

@@ -111,8 +111,11 @@ def model_from_description(description: Description) -> Any:
     for name in order:
         link = description.links[name]
         joint = parent_of.get(name)
+        # A massless link welded to the world sits in it at its joint's pose (the world folds)
+        welded = IDENTITY
         if joint is not None and joint.parent not in description.links:
-            joint = None if joint.kind == "fixed" and _massless(link) else joint
+            if joint.kind == "fixed" and _massless(link):
+                welded, joint = compose(joint.pose, joint.child_pose), None
         if _massless(link):
             if joint is None:
                 if len(children.get(name, [])) > 1 and not (
@@ -127,7 +130,7 @@ def model_from_description(description: Description) -> Any:
                         source=file,
                         line=link.source.line,
                     )
-                fold(name, None, IDENTITY)
+                fold(name, None, welded)
                 continue
             if joint.kind == "fixed":
                 into, at = owner[joint.parent]
@@ -279,8 +282,7 @@ def _add_joints(
             keywords["axis"] = x_bj[0] @ axis  # the model's axis is in the parent frame
             lower, upper = joint.limits.get("lower"), joint.limits.get("upper")
             if joint.kind != "continuous" and lower is not None and upper is not None:
-                if lower < upper:
-                    keywords["limits"] = (lower, upper)
+                keywords["limits"] = (lower, upper)  # the model's rule checks them
         parent = "world" if parent_body is None else parent_body
         child = bodies[joint.child]
         if joint.child in joint_frames:  # the joint sits at a frame of the child body
