@@ -86,9 +86,9 @@ rotations, joint axes, limits, damping, rods (tendon stiffness, damping, rest le
 and the keyframe. After writing a row call ``mujoco.mj_setConst`` (the helper does) so the
 quantities MuJoCo derives from masses (``body_subtreemass``, ``dof_invweight0``...) follow.
 
-Validity (MuJoCo's strict rule, ``/work/notes/engines.md``): every row has a finite positive
-mass and positive moments (>= ``mjMINVAL`` = 1e-15 when the nominal body has them) and
-``A + B >= C`` for every ordering of the three moments, exactly, in float64. Rounding alone can
+Validity (MuJoCo's strict rule, as ``rigidparts check`` states it, docs/check.md): every row
+has a finite positive mass and positive moments (>= ``mjMINVAL`` = 1e-15 when the nominal body
+has them) and ``A + B >= C`` for every ordering of the three moments, exactly, in float64. Rounding alone can
 break the triangle of a very flat body by an ulp: the largest moment is then set to the sum of
 the other two (as :func:`rigidparts.export.mjcf.mujoco_moments` does for exports), counted in
 ``triangle_fixed``.
