@@ -88,10 +88,10 @@ quantities MuJoCo derives from masses (``body_subtreemass``, ``dof_invweight0``.
 
 Validity (MuJoCo's strict rule, as ``rigidparts check`` states it, docs/check.md): every row
 has a finite positive mass and positive moments (>= ``mjMINVAL`` = 1e-15 when the nominal body
-has them) and ``A + B >= C`` for every ordering of the three moments, exactly, in float64. Rounding alone can
-break the triangle of a very flat body by an ulp: the largest moment is then set to the sum of
-the other two (as :func:`rigidparts.export.mjcf.mujoco_moments` does for exports), counted in
-``triangle_fixed``.
+has them) and ``A + B >= C`` for every ordering of the three moments, exactly, in float64.
+Rounding alone can break the triangle of a very flat body by an ulp: the largest moment is then
+set to the sum of the other two (as :func:`rigidparts.export.mjcf.mujoco_moments` does for
+exports), counted in ``triangle_fixed``.
 
 Bad spreads. Before drawing, each spread is checked: its band (3 sigma for a normal one) must
 keep the parameter in its sign rule (:func:`~rigidparts.tolerancing.check_band`), and a body
