@@ -136,6 +136,14 @@ def summary(results: dict) -> list[str]:
         f"`import numpy`: {med[STARTUP_NUMPY] * 1e3:.0f} ms | "
         f"{batch_import / med[STARTUP_NUMPY]:.2f}x | < 1 s |",
     ]
+    cpu = s.get("median_cpu_s", {})
+    for name in ("first rp.batch.cone, 1000 rows", "rigidparts tolerance cone, 1000 samples"):
+        if name in med:
+            lines.append(
+                f"| {name}, fresh process (wall; CPU) | {med[name] * 1e3:.0f} ms; "
+                f"{cpu.get(name, math.nan) * 1e3:.0f} ms | `python -c pass`: "
+                f"{python * 1e3:.0f} ms | {med[name] / python:.1f}x | < 1 s |"
+            )
     f = results["first_call"]
     lines.append(
         f"| first `rp.batch.cone` call in a fresh process, N = {f['n']:.0e} (numba and the "
@@ -257,13 +265,14 @@ def markdown(results: dict) -> str:
         "(min) wall time. Heavy modules the box command imported: "
         f"{s['heavy_modules_of_box_command'] or 'none'}.",
         "",
-        "| command | median (ms) | min (ms) | over `python -c pass` (ms) |",
-        "|---|---:|---:|---:|",
+        "| command | median (ms) | min (ms) | over `python -c pass` (ms) | CPU, median (ms) |",
+        "|---|---:|---:|---:|---:|",
     ]
     for name, value in s["median_s"].items():
         lines.append(
             f"| `{name}` | {value * 1e3:.0f} | {s['min_s'][name] * 1e3:.0f} | "
-            f"{s['over_python_s'][name] * 1e3:.0f} |"
+            f"{s['over_python_s'][name] * 1e3:.0f} | "
+            f"{s.get('median_cpu_s', {}).get(name, math.nan) * 1e3:.0f} |"
         )
     lines += [
         "",

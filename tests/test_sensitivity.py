@@ -352,12 +352,16 @@ def _textbook(name: str) -> Any:
     from reference_cylinder import cylinder_formulas
     from reference_ibeam import ibeam_formulas
     from test_ball import ball_formulas
+    from test_capsule import capsule_formulas
+    from test_ellipsoid import ellipsoid_formulas
 
     def disk(radius: Any, inner_radius: Any, thickness: Any, density: Any, pi: Any) -> dict:
         return {**cylinder_formulas(thickness, radius, inner_radius, density, pi), "com_x": 0}
 
     table = {
         "ball": ball_formulas,
+        "capsule": capsule_formulas,
+        "ellipsoid": ellipsoid_formulas,
         "box": lambda length, width, height, inner_width, inner_height, density, pi: box_formulas(
             length, width, height, inner_width, inner_height, density
         ),
@@ -506,9 +510,12 @@ def test_principal_moments_order_and_ties() -> None:
 # -- 4. batch, tier 2, errors, command line -------------------------------------------------------
 
 
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
 @pytest.mark.parametrize("source", ["density", "mass"])
 @pytest.mark.parametrize("name", TIER1)
-def test_batch_rows_equal_the_bodies_bit_for_bit(name: str, source: str) -> None:
+def test_batch_rows_equal_the_bodies_bit_for_bit(name: str, source: str, engine: str) -> None:
+    if engine == "numba":
+        pytest.importorskip("numba")
     spec = SHAPES[name]
     rng = np.random.default_rng(7)
     rows = [random_kwargs(name, rng) for _ in range(16)]
@@ -525,7 +532,7 @@ def test_batch_rows_equal_the_bodies_bit_for_bit(name: str, source: str) -> None
     first = spec.params[0].name
     arrays[first] = arrays[first].copy()
     arrays[first][1] = -1.0  # an invalid row
-    batch = rp.batch.sensitivities(name, on_invalid="mask", **arrays)
+    batch = rp.batch.sensitivities(name, on_invalid="mask", engine=engine, **arrays)
     assert len(batch) == len(rows)
     assert np.isnan(batch.inertia[1]).all() and not batch.valid[1]
     with pytest.raises(ParameterError, match=first):
@@ -542,8 +549,21 @@ def test_batch_rows_equal_the_bodies_bit_for_bit(name: str, source: str) -> None
     assert np.array_equal(column.mass[0], batch.mass[0, 0])
     # From a result already computed: the same arrays.
     result = getattr(rp.batch, name)(on_invalid="mask", **arrays)
-    again = rp.batch.sensitivities(result)
+    again = rp.batch.sensitivities(result, engine=engine)
     assert np.array_equal(again.inertia, batch.inertia, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", TIER1)
+def test_compiled_batch_of_the_hard_cases_equals_the_bodies(name: str) -> None:
+    # The hard cases (thin walls to 1e-9, small cavities, pointed cones, ties, mass=), one
+    # row each through the compiled kernel: the bodies' bits, so the 60-digit bounds above hold
+    # for it too.
+    pytest.importorskip("numba")
+    for kwargs in FIXED.get(name, []):
+        s = body_class(name)(**kwargs).sensitivities()
+        t = rp.batch.sensitivities(name, engine="numba", **kwargs)[0]
+        for output in ("values", *OUTPUT_NAMES):
+            assert np.array_equal(getattr(t, output), getattr(s, output)), (kwargs, output)
 
 
 def test_batch_errors() -> None:
@@ -554,6 +574,8 @@ def test_batch_errors() -> None:
     result = rp.batch.cylinder(length=[1.0, 2.0])
     with pytest.raises(TypeError, match="no other arguments"):
         rp.batch.sensitivities(result, length=1.0)
+    with pytest.raises(ParameterError, match="engine='fast'"):
+        rp.batch.sensitivities(result, engine="fast")
     with pytest.raises(ParameterError, match="inner_radius"):
         rp.batch.sensitivities("cylinder", radius=0.1, inner_radius=[0.05, 0.2])
     dask_array = pytest.importorskip("dask.array")

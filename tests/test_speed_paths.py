@@ -331,6 +331,24 @@ def test_box_command_loads_no_heavy_module() -> None:
     assert not _modules_after(code) & set(HEAVY)
 
 
+def test_small_study_and_small_batch_load_neither_numba_nor_dask() -> None:
+    # A 1000-sample study is one chunk: computed in the calling thread, by the numpy engine
+    # (both give the bits of the compiled engine and of dask: tests/test_tolerance.py).
+    code = (
+        "import contextlib, io\n"
+        "from rigidparts.commands import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    assert main(['tolerance', 'cone', '--radius-a', '0.4 m +- 0.1 mm',"
+        " '--samples', '1000']) == 0\n"
+        "assert 'principal_moment_1' in out.getvalue()\n"
+        "import numpy as np, rigidparts as rp\n"
+        "rp.batch.cone(length=np.linspace(1.0, 2.0, 1000))\n"
+        "rp.batch.sensitivities('cone', length=np.linspace(1.0, 2.0, 1000))\n"
+    )
+    loaded = _modules_after(code)
+    assert not loaded & {"numba", "llvmlite", "dask"}
+
+
 def test_import_rigidparts_and_batch_load_no_heavy_module() -> None:
     assert not _modules_after("import rigidparts") & set(HEAVY)
     # numba loads on the first batch call, not at import.

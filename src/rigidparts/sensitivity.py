@@ -57,7 +57,10 @@ once for one body (float values, gradients of shape (n,)) and for a batch (value
 gradients (n, N); :mod:`rigidparts.batch.sensitivity`): numpy applies the same IEEE operations
 element by element, so each batch row equals the body's table bit for bit. The principal
 moments are ordered by the closed form's own float64 results (:func:`canonical_moments`), the
-very numbers the body sorts.
+very numbers the body sorts. The compiled batch (:mod:`rigidparts.batch._sensitivity`) runs the
+same closed form on a numba dual type whose operators are the rule functions below
+(:func:`mul_value`, :func:`mul_derivative`, ...) and the same double-double helpers, so it
+too gives the body's bits.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ __all__ = [
     "derivative_unit",
     "differentiable_parameters",
     "frame_derivatives",
+    "sorted_derivatives",
 ]
 
 #: Kinds of :class:`rigidparts.shapes.Param` that are differentiated, and their SI units.
@@ -141,16 +145,9 @@ def _fast_two_sum(a: Any, b: Any) -> tuple[Any, Any]:
 _SPLIT_LIMIT = 2.0**995
 
 
-def _split(a: Any) -> tuple[Any, Any]:
-    # hi + lo == a exactly, hi with at most 26 significant bits (Dekker).
-    if isinstance(a, np.ndarray):
-        big = np.abs(a) > _SPLIT_LIMIT
-        if big.any():
-            scaled = np.where(big, a * 2.0**-28, a)
-            t = _SPLITTER * scaled
-            hi = np.where(big, (t - (t - scaled)) * 2.0**28, t - (t - scaled))
-            return hi, a - hi
-    elif abs(a) > _SPLIT_LIMIT:
+def _split_scalar(a: float) -> tuple[float, float]:
+    # hi + lo == a exactly, hi with at most 26 significant bits (Dekker); one float.
+    if abs(a) > _SPLIT_LIMIT:
         scaled = a * 2.0**-28
         t = _SPLITTER * scaled
         hi = (t - (t - scaled)) * 2.0**28
@@ -160,11 +157,38 @@ def _split(a: Any) -> tuple[Any, Any]:
     return hi, a - hi
 
 
+def _split(a: Any) -> tuple[Any, Any]:
+    # hi + lo == a exactly, hi with at most 26 significant bits (Dekker): element by element
+    # for an array, as _split_scalar for one float (the compiled path calls that one).
+    if not isinstance(a, np.ndarray):
+        return _split_scalar(a)
+    big = np.abs(a) > _SPLIT_LIMIT
+    if big.any():
+        scaled = np.where(big, a * 2.0**-28, a)
+        t = _SPLITTER * scaled
+        hi = np.where(big, (t - (t - scaled)) * 2.0**28, t - (t - scaled))
+        return hi, a - hi
+    t = _SPLITTER * a
+    hi = t - (t - a)
+    return hi, a - hi
+
+
 def _two_prod(a: Any, b: Any) -> tuple[Any, Any]:
+    # p + e == a * b exactly (Dekker): e is the product's rounding error, exact unless it falls
+    # below the subnormal range or the product overflows. The compiled path gets the same
+    # exact e from one fused multiply-add where the product lies in FMA_RANGE (there both are
+    # exact, so equal), and calls this function elsewhere (rigidparts.batch._sensitivity).
     p = a * b
     ah, al = _split(a)
     bh, bl = _split(b)
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+#: Products ``|a b|`` in this open interval have an exact rounding error from Dekker's
+#: algorithm and from ``fma(a, b, -a b)`` alike (the error is at least 2**-1074 times 2**53 up,
+#: and nothing overflows: |a|, |b| <= 2**995 is not needed for FMA, and Dekker's scaled split
+#: covers them).
+FMA_RANGE = (2.0**-960, 2.0**995)
 
 
 def _dd_add(ah: Any, al: Any, bh: Any, bl: Any) -> tuple[Any, Any]:
@@ -195,6 +219,81 @@ def _dd_div(ah: Any, al: Any, bh: Any, bl: Any) -> tuple[Any, Any]:
     return _fast_two_sum(q1, q2)
 
 
+# -- the rules of differentiation -------------------------------------------------------------
+#
+# A dual number as parts: its value ``v + vl`` and its derivatives ``g + gl``, each
+# double-double. Each operation has a value rule and a derivative rule, which take the parts of
+# the operands (a constant: one plain number) and return the parts of the result. They are
+# plain arithmetic: :class:`Dual` applies the derivative rule to all its derivatives at once
+# (numpy arrays), the compiled batch (:mod:`rigidparts.batch._sensitivity`) to each of its
+# derivatives in turn (floats), with the same IEEE operations element by element. Subtraction
+# is addition of the negation (exact).
+
+
+def add_value(av: Any, avl: Any, bv: Any, bvl: Any) -> tuple[Any, Any]:
+    """Value of ``a + b``."""
+    return _dd_add(av, avl, bv, bvl)
+
+
+def add_derivative(ag: Any, agl: Any, bg: Any, bgl: Any) -> tuple[Any, Any]:
+    """``(a + b)' = a' + b'``."""
+    return _dd_add(ag, agl, bg, bgl)
+
+
+def add_constant_value(av: Any, avl: Any, b: Any) -> tuple[Any, Any]:
+    """Value of ``a + b`` for a constant ``b`` (the derivative is a's)."""
+    return _dd_add_float(av, avl, b)
+
+
+def mul_value(av: Any, avl: Any, bv: Any, bvl: Any) -> tuple[Any, Any]:
+    """Value of ``a b``."""
+    return _dd_mul(av, avl, bv, bvl)
+
+
+def mul_derivative(
+    av: Any, avl: Any, ag: Any, agl: Any, bv: Any, bvl: Any, bg: Any, bgl: Any
+) -> tuple[Any, Any]:
+    """``(a b)' = a' b + b' a``."""
+    left = _dd_mul(ag, agl, bv, bvl)
+    right = _dd_mul(bg, bgl, av, avl)
+    return _dd_add(left[0], left[1], right[0], right[1])
+
+
+def mul_constant_value(av: Any, avl: Any, b: Any) -> tuple[Any, Any]:
+    """Value of ``a b`` for a constant ``b``."""
+    return _dd_mul_float(av, avl, b)
+
+
+def mul_constant_derivative(ag: Any, agl: Any, b: Any) -> tuple[Any, Any]:
+    """``(a b)' = a' b`` for a constant ``b``."""
+    return _dd_mul_float(ag, agl, b)
+
+
+def div_value(av: Any, avl: Any, bv: Any, bvl: Any) -> tuple[Any, Any]:
+    """Value ``q`` of ``a / b`` (for ``a`` a constant too: ``avl = 0``)."""
+    return _dd_div(av, avl, bv, bvl)
+
+
+def div_derivative(
+    q: Any, ql: Any, ag: Any, agl: Any, bv: Any, bvl: Any, bg: Any, bgl: Any
+) -> tuple[Any, Any]:
+    """``(a / b)' = (a' - q b') / b`` with ``q = a / b``."""
+    qg, qgl = _dd_mul(bg, bgl, q, ql)
+    num, numl = _dd_add(ag, agl, -qg, -qgl)
+    return _dd_div(num, numl, bv, bvl)
+
+
+def div_constant_derivative(ag: Any, agl: Any, b: Any) -> tuple[Any, Any]:
+    """``(a / b)' = a' / b`` for a constant ``b``."""
+    return _dd_div(ag, agl, b, 0.0)
+
+
+def constant_div_derivative(q: Any, ql: Any, bv: Any, bvl: Any, bg: Any, bgl: Any) -> Any:
+    """``(c / b)' = -q b' / b`` for a constant ``c``, ``q = c / b``."""
+    qg, qgl = _dd_mul(bg, bgl, q, ql)
+    return _dd_div(-qg, -qgl, bv, bvl)
+
+
 # -- the dual number ------------------------------------------------------------------------------
 
 
@@ -209,7 +308,8 @@ class Dual:
     digits after losing up to 16 (:attr:`value` and :attr:`gradient` are the rounded floats).
     The arithmetic operators take a Dual or a plain number (a float, an int, a numpy scalar or
     array: a constant, exact, with no gradient) on either side; ``**`` a non-negative integer
-    exponent (repeated products). Comparisons compare the values.
+    exponent (repeated products). Comparisons compare the values. The rules are the functions
+    above (:func:`mul_value`, :func:`mul_derivative`, ...), shared with the compiled batch.
 
     ``float(dual)`` and ``bool(dual)`` raise TypeError rather than drop the gradient silently
     (a closed form that needs them cannot be differentiated this way: read ``.value``).
@@ -239,10 +339,10 @@ class Dual:
 
     def __add__(self, other: Any) -> Dual:
         if type(other) is Dual:
-            v = _dd_add(self._v, self._vl, other._v, other._vl)
-            g = _dd_add(self._g, self._gl, other._g, other._gl)
+            v = add_value(self._v, self._vl, other._v, other._vl)
+            g = add_derivative(self._g, self._gl, other._g, other._gl)
             return Dual(v[0], g[0], v[1], g[1])
-        v = _dd_add_float(self._v, self._vl, other)
+        v = add_constant_value(self._v, self._vl, other)
         return Dual(v[0], self._g, v[1], self._gl)
 
     __radd__ = __add__
@@ -255,32 +355,27 @@ class Dual:
 
     def __mul__(self, other: Any) -> Dual:
         if type(other) is Dual:
-            v = _dd_mul(self._v, self._vl, other._v, other._vl)
-            left = _dd_mul(self._g, self._gl, other._v, other._vl)
-            right = _dd_mul(other._g, other._gl, self._v, self._vl)
-            g = _dd_add(*left, *right)
+            v = mul_value(self._v, self._vl, other._v, other._vl)
+            g = mul_derivative(*self._parts(), *other._parts())
             return Dual(v[0], g[0], v[1], g[1])
-        v = _dd_mul_float(self._v, self._vl, other)
-        g = _dd_mul_float(self._g, self._gl, other)
+        v = mul_constant_value(self._v, self._vl, other)
+        g = mul_constant_derivative(self._g, self._gl, other)
         return Dual(v[0], g[0], v[1], g[1])
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: Any) -> Dual:
         if type(other) is Dual:
-            q = _dd_div(self._v, self._vl, other._v, other._vl)
-            qg = _dd_mul(other._g, other._gl, *q)
-            num = _dd_add(self._g, self._gl, -qg[0], -qg[1])
-            g = _dd_div(*num, other._v, other._vl)
+            q = div_value(self._v, self._vl, other._v, other._vl)
+            g = div_derivative(*q, self._g, self._gl, *other._parts())
             return Dual(q[0], g[0], q[1], g[1])
-        q = _dd_div(self._v, self._vl, other, 0.0)
-        g = _dd_div(self._g, self._gl, other, 0.0)
+        q = div_value(self._v, self._vl, other, 0.0)
+        g = div_constant_derivative(self._g, self._gl, other)
         return Dual(q[0], g[0], q[1], g[1])
 
     def __rtruediv__(self, other: Any) -> Dual:
-        q = _dd_div(other, 0.0, self._v, self._vl)
-        qg = _dd_mul(self._g, self._gl, *q)
-        g = _dd_div(-qg[0], -qg[1], self._v, self._vl)
+        q = div_value(other, 0.0, self._v, self._vl)
+        g = constant_div_derivative(*q, *self._parts())
         return Dual(q[0], g[0], q[1], g[1])
 
     def __pow__(self, exponent: Any) -> Dual:
@@ -296,6 +391,9 @@ class Dual:
 
     def __pos__(self) -> Dual:
         return self
+
+    def _parts(self) -> tuple[Any, Any, Any, Any]:
+        return self._v, self._vl, self._g, self._gl
 
     # -- comparisons (on the value) -----------------------------------------------------------
 
@@ -464,7 +562,8 @@ def _sorted_derivatives(moments: np.ndarray, derivatives: np.ndarray) -> np.ndar
     where the moments tie: the one-sided derivative for an increase of the parameter)."""
     order = np.argsort(moments, axis=-1, kind="stable")
     ordered = np.take_along_axis(moments, order, axis=-1)
-    out = np.take_along_axis(derivatives, order[..., None, :], axis=-1).copy()
+    # + 0.0: no -0.0, so that equal derivatives are equal bits whichever one min/max returns
+    out = np.take_along_axis(derivatives, order[..., None, :], axis=-1) + 0.0
     tie01 = (ordered[..., 1] - ordered[..., 0] <= TIE * ordered[..., 1])[..., None]
     tie12 = (ordered[..., 2] - ordered[..., 1] <= TIE * ordered[..., 2])[..., None]
     for (i, j), tie in (((0, 1), tie01), ((1, 2), tie12), ((0, 1), tie01)):
@@ -474,6 +573,31 @@ def _sorted_derivatives(moments: np.ndarray, derivatives: np.ndarray) -> np.ndar
         out[..., j] = np.where(tie, high, out[..., j])
     return out
 
+
+
+def sorted_derivatives(
+    m0: float, m1: float, m2: float, d0: float, d1: float, d2: float
+) -> tuple[float, float, float]:
+    """:func:`_sorted_derivatives` for one parameter of one body, in plain float arithmetic
+    (the compiled batch calls it): the derivatives ``d0, d1, d2`` of the canonical moments
+    ``m0, m1, m2`` in the order of the sorted moments, ascending within ties. The same stable
+    order (compare-swaps (0, 1), (1, 2), (0, 1) on strict ``<``), the same tie test and the
+    same network, hence the same results."""
+    d0, d1, d2 = d0 + 0.0, d1 + 0.0, d2 + 0.0
+    if m1 < m0:
+        m0, m1, d0, d1 = m1, m0, d1, d0
+    if m2 < m1:
+        m1, m2, d1, d2 = m2, m1, d2, d1
+        if m1 < m0:
+            m0, m1, d0, d1 = m1, m0, d1, d0
+    tie01 = m1 - m0 <= TIE * m1
+    if tie01 and d1 < d0:
+        d0, d1 = d1, d0
+    if m2 - m1 <= TIE * m2 and d2 < d1:
+        d1, d2 = d2, d1
+    if tie01 and d1 < d0:
+        d0, d1 = d1, d0
+    return d0, d1, d2
 
 # -- units ----------------------------------------------------------------------------------------
 
@@ -677,10 +801,15 @@ def _general_form_sensitivities(
     body: Any, name: str, unit: str, source: float, by_mass: bool
 ) -> Sensitivities:
     """Tier 2: the one row of the density (or the mass), in which the general form is linear
-    (mass and inertia proportional to it, volume and centre of mass independent)."""
+    (mass and inertia proportional to it, volume and centre of mass independent). A body given
+    by its mass properties (``spec.mass_only``) keeps its given inertia: only the mass moves."""
     inertia = body.inertia / source
     moments = body.principal_moments / source
+    if body.spec.mass_only:
+        inertia, moments = np.zeros_like(inertia), np.zeros_like(moments)
     mass = 1.0 if by_mass else body.volume
+    if body.spec.mass_only:
+        by_mass, mass = True, 1.0
     if not math.isfinite(mass) or not np.all(np.isfinite(inertia)):
         raise ParameterError(name, source, "gives derivatives float64 cannot hold")
     return Sensitivities(

@@ -98,9 +98,10 @@ def release_memory() -> None:
 def _compute(spec: ShapeSpec, arguments: Mapping[str, Any]) -> BatchMassProperties:
     """The batch of ``spec`` for ``arguments`` (every keyword of its batch function)."""
     parsed = parse(spec, arguments)
-    engine = resolve_engine(parsed.engine)
     n = row_count(parsed.inputs)
-    if any(is_dask(value) for value in parsed.inputs.values()):
+    lazy = any(is_dask(value) for value in parsed.inputs.values())
+    engine = resolve_engine(parsed.engine, None if lazy else n)
+    if lazy:
         from . import _dask
 
         return _dask.evaluate(
@@ -158,12 +159,15 @@ def sensitivities(
 ) -> BatchSensitivities:
     """Exact partial derivatives of many bodies' mass properties (:mod:`.sensitivity`): of the
     batch ``rp.batch.<shape>(**arguments)`` (a shape name or its registered ShapeSpec, as
-    ``rp.tolerance`` takes), or of a batch result already computed (then no arguments). Row
-    ``j`` is bit for bit ``body.sensitivities()`` of row ``j``'s body."""
+    ``rp.tolerance`` takes), or of a batch result already computed (then no arguments but
+    ``engine``). Row ``j`` is bit for bit ``body.sensitivities()`` of row ``j``'s body.
+    ``engine``: ``"auto"``, ``"numba"`` (the compiled closed forms on dual numbers) or
+    ``"numpy"`` (the Python dual numbers on arrays): the same bits."""
+    engine = arguments.get("engine", "auto")
     if isinstance(shape, BatchMassProperties):
-        if arguments:
-            raise TypeError("sensitivities(result) takes no other arguments")
-        return batch_sensitivities(shape)
+        if set(arguments) - {"engine"}:
+            raise TypeError("sensitivities(result) takes no other arguments (but engine=)")
+        return batch_sensitivities(shape, engine=engine)
     if isinstance(shape, ShapeSpec):
         check_registered(shape)
         shape = shape.name
@@ -171,7 +175,7 @@ def sensitivities(
     if spec is None or spec.tier != 1:
         tier1 = ", ".join(name for name, s in SHAPES.items() if s.tier == 1)
         raise ParameterError("shape", shape, f"must be one of {tier1} (or a batch result)")
-    return batch_sensitivities(batch_function(spec)(**arguments))
+    return batch_sensitivities(batch_function(spec)(**arguments), engine=engine)
 
 
 def check_registered(spec: ShapeSpec) -> None:

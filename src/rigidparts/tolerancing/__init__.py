@@ -255,6 +255,14 @@ def tolerance(
 
     order = [*spec.parameter_names, "density", "mass"]
     drawn = tuple((name, tolerances[name]) for name in order if name in tolerances)
+    if engine == "auto":
+        # A small study (under the batch's AUTO_COMPILED_ROWS, numba not imported yet) runs on
+        # the numpy engine throughout, its batches and its reduction: importing numba would
+        # cost more than the study. Otherwise "auto" stays, for each worker to resolve.
+        from ..batch.evaluate import resolve_engine
+
+        if resolve_engine("auto", n) == "numpy":
+            engine = "numpy"
     plan = Plan(
         shape=spec.name,
         fixed=fixed,

@@ -14,8 +14,12 @@ until they are in. Only the chunks in flight can be early, so that table holds a
 window of chunks' blocks (about 260 bytes each), whatever N; the order in which chunks finish
 changes nothing.
 
-dask is imported here, inside the functions; ``dask.distributed`` only when a scheduler address
-or a client is given (the ``cluster`` extra).
+A study of one chunk (up to ``chunk_size`` samples, 2**20 by default), or one run with
+``scheduler="synchronous"``, is computed in the calling thread without dask (:func:`_run_here`:
+the same chunks in the same order, what dask's synchronous scheduler would do): importing dask
+would cost a fresh process about as long as such a study. Otherwise dask is imported here,
+inside the functions; ``dask.distributed`` only when a scheduler address or a client is given
+(the ``cluster`` extra).
 """
 
 from __future__ import annotations
@@ -126,6 +130,14 @@ def _run_local(
     scheduler: str | None,
     progress: Callable[[int], None] | None,
 ) -> None:
+    pending = iter(chunks)
+    head = list(itertools.islice(pending, 2))
+    if len(head) < 2 or scheduler in ("sync", "synchronous"):
+        # One chunk, or the calling thread asked for: no scheduler to pay for (importing dask
+        # costs a fresh process about as long as a small study).
+        _run_here(plan, itertools.chain(head, pending), acc, progress)
+        return
+    pending = itertools.chain(head, pending)
     try:
         import dask
         from dask.callbacks import Callback
@@ -150,7 +162,6 @@ def _run_local(
         if progress is not None and isinstance(key, str) and key in samples:
             progress(samples[key])
 
-    pending = iter(chunks)
     with Callback(posttask=posttask):
         for i in itertools.count(0, wave):
             items = list(itertools.islice(pending, wave))
@@ -167,6 +178,21 @@ def _run_local(
             for chunk in dask.compute(*tasks, scheduler=name, num_workers=workers):
                 acc.add(chunk, plan)
             _check_error(acc, plan)
+
+
+def _run_here(
+    plan: Plan,
+    chunks: Iterable[tuple[int, int]],
+    acc: Accumulator,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """The chunks in order in the calling thread (what dask's synchronous scheduler does),
+    without importing dask."""
+    for first, count in chunks:
+        n = acc.add(evaluate_chunk(plan, first, count), plan)
+        if progress is not None:
+            progress(n)
+        _check_error(acc, plan)
 
 
 def _distributed() -> Any:
