@@ -318,3 +318,91 @@ def test_to_dict_and_isclose() -> None:
     nudged = MassProperties(props.mass * (1 + 1e-9), props.center_of_mass, props.inertia)
     assert props.isclose(nudged, rtol=1e-8)
     assert not props.isclose(nudged, rtol=1e-10)
+
+
+def test_tensor_from_entries_every_order():
+    """Each slot lands at its place (and its mirror) for all 720 orders of the six names;
+    the expected tensor is written out by hand from the definition of the slots."""
+    from itertools import permutations
+
+    from rigidparts.inertia import tensor_from_entries
+
+    named = {"ixx": 2.0, "iyy": 3.0, "izz": 5.0, "ixy": -7.0, "ixz": 11.0, "iyz": -13.0}
+    expected = np.array([[2.0, -7.0, 11.0], [-7.0, 3.0, -13.0], [11.0, -13.0, 5.0]])
+    for order in permutations(named):
+        tensor = tensor_from_entries([named[s] for s in order], order)
+        assert np.array_equal(tensor, expected), order
+    urdf = tensor_from_entries([1, 2, 3, 4, 5, 6], ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
+    assert urdf.tolist() == [[1, 2, 3], [2, 4, 5], [3, 5, 6]]
+
+
+@pytest.mark.parametrize(
+    ("values", "order"),
+    [
+        ([1, 2, 3, 4, 5], ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")),
+        ([1, 2, 3, 4, 5, 6], ("ixx", "ixx", "ixz", "iyy", "iyz", "izz")),
+        ([1, 2, 3, 4, 5, 6], ("ixx", "iyx", "ixz", "iyy", "iyz", "izz")),
+    ],
+)
+def test_tensor_from_entries_refuses_a_bad_order(values, order):
+    from rigidparts.inertia import tensor_from_entries
+
+    with pytest.raises(ValueError, match="permutation"):
+        tensor_from_entries(values, order)
+
+
+# -- MuJoCo's rule (rigidparts.inertia.mujoco_invalidity) --------------------------------------
+
+_MUJOCO_CASES = [
+    # (mass, diaginertia, moving): MuJoCo 3.x/4.x compiles it or not (balanceinertia off)
+    (1.0, (0.5, 0.5, 1.0), True),
+    (1.0, (0.5, 0.5, 1.0000000000000002), True),  # one ulp over: refused
+    (1.0, (0.2, 0.3, 0.4), True),
+    (1e-16, (0.2, 0.3, 0.4), True),  # below mjMINVAL, moving: refused
+    (1e-16, (0.2, 0.3, 0.4), False),  # welded to the world: accepted
+    (1.0, (1e-16, 0.3, 0.3), True),
+    (1.0, (1e-15, 0.3, 0.3), True),
+]
+
+
+@pytest.mark.parametrize(("mass", "moments", "moving"), _MUJOCO_CASES)
+def test_mujoco_invalidity_is_what_mujoco_refuses(mass, moments, moving) -> None:
+    from rigidparts.inertia import mujoco_invalid_rows, mujoco_invalidity
+
+    mujoco = pytest.importorskip("mujoco")
+    joint = "<freejoint/>" if moving else ""
+    xml = (
+        "<mujoco><compiler balanceinertia='false'/><worldbody><body>"
+        f"{joint}<inertial pos='0 0 0' mass='{mass!r}' "
+        f"diaginertia='{' '.join(map(repr, moments))}'/><geom type='sphere' size='0.1' "
+        "contype='0' conaffinity='0' mass='0'/></body></worldbody></mujoco>"
+    )
+    try:
+        mujoco.MjModel.from_xml_string(xml)
+        refused = False
+    except ValueError:
+        refused = True
+    assert (mujoco_invalidity(mass, moments, moving=moving) is not None) == refused
+    floor = 1e-15 if moving else 5e-324
+    bad, rounding = mujoco_invalid_rows(np.array([mass]), np.array([moments]), floor)
+    assert bool(bad[0] or rounding[0]) == refused
+
+
+def test_mujoco_invalid_rows_is_the_scalar_rule() -> None:
+    """The vectorised form against the scalar one on random rows (finite, flat, negative,
+    NaN, tiny): refused or rounding exactly where the scalar rule refuses."""
+    from rigidparts.inertia import mujoco_invalid_rows, mujoco_invalidity
+
+    rng = np.random.default_rng(7)
+    n = 4000
+    moments = rng.uniform(-0.1, 1.0, (n, 3))
+    moments[::7, 2] = moments[::7, 0] + moments[::7, 1]  # on the boundary
+    moments[::11] *= 1e-16
+    moments[::13, 1] = math.nan
+    mass = rng.uniform(-1e-15, 3e-15, n)
+    bad, rounding = mujoco_invalid_rows(mass, moments, 1e-15)
+    expected = [
+        mujoco_invalidity(float(m), row) is not None for m, row in zip(mass, moments, strict=True)
+    ]
+    assert ((bad | rounding) == np.array(expected)).all()
+    assert not (bad & rounding).any()

@@ -89,13 +89,15 @@ def compare_with_mujoco(path: Path) -> None:
         )
         if model.body_jntnum[body_id]:
             jid = model.body_jntadr[body_id]
-            if model.jnt_type[jid] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
+            # int(): ``numpy.int32 in (enum, ...)`` compares enum == int32, which is False
+            kind = int(model.jnt_type[jid])
+            if kind in (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE)):
                 # the joint's axis in the child body, through MuJoCo's joint position for a
                 # hinge (the reader may move the joint frame along the axis line)
                 x_cj = (joint.child_pose[0].T, -(joint.child_pose[0].T @ joint.child_pose[1]))
                 axis = x_cj[0] @ joint.axis
                 assert close(axis, model.jnt_axis[jid], scale=1.0)
-                if model.jnt_type[jid] == mujoco.mjtJoint.mjJNT_HINGE:
+                if kind == int(mujoco.mjtJoint.mjJNT_HINGE):
                     offset = x_cj[1] - model.jnt_pos[jid]
                     assert close(np.cross(offset, axis), np.zeros(3), scale=1.0)
                 if model.jnt_limited[jid]:
@@ -344,7 +346,7 @@ def test_joint_away_from_the_body_origin_and_ref(tmp_path):
     slider = description.joints["slider"]
     assert slider.kind == "prismatic" and slider.limits == {"lower": 0.0, "upper": 0.5}
     # a slide's joint frame moves onto the child's frame; the off-axis hinge's cannot
-    assert slider.child_pose[0] is np.eye(3) or np.array_equal(slider.child_pose[0], np.eye(3))
+    assert np.array_equal(slider.child_pose[0], np.eye(3))
     assert not np.any(slider.child_pose[1]) and np.any(hinge.child_pose[1])
     assert close(link_pose_in_parent(slider)[1], [0.3, 0, 0], scale=1.0)
     assert close(slider.axis, np.array([1, 1, 0]) / math.sqrt(2), scale=1.0)
@@ -461,6 +463,25 @@ def test_meshes_with_scale_meshdir_and_search_path(tmp_path):
     assert not mjcf.read(path).links["b"].collisions[1].mesh  # without the search path
 
 
+def test_an_inline_mesh_is_named_by_its_mjcf_name(tmp_path):
+    """An inline mesh that bounds no solid (three triangles, one face of the tetrahedron
+    missing) is named in the error by its ``<mesh name>``, not as an in-memory surface."""
+    pytest.importorskip("trimesh")
+    from rigidparts.formats.geometry import piece_body
+
+    text = """
+    <mujoco>
+      <asset><mesh name="wedge" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 2 1 0 1 3 0 3 2"/></asset>
+      <worldbody><body name="b"><geom type="mesh" mesh="wedge"/></body></worldbody>
+    </mujoco>
+    """
+    (inline,) = mjcf.read(write(tmp_path, "open.xml", text)).links["b"].collisions
+    assert inline.inline_name == "wedge"
+    with pytest.raises(rp.ParameterError, match=r"^mesh='wedge': .*closed surface") as caught:
+        piece_body(inline)
+    assert "Trimesh" not in str(caught.value)
+
+
 @pytest.mark.parametrize(
     ("text", "match"),
     [
@@ -565,6 +586,47 @@ def test_geoms_inside_frames(tmp_path):
     </mujoco>
     """
     compare_with_mujoco(write(tmp_path, "frames.xml", text))
+
+
+def test_joints_inside_rotated_frames(tmp_path):
+    """A joint's axis inside rotated ``<frame>``s (and a body inside one) against MuJoCo's
+    ``jnt_axis`` (in the body), and one by hand."""
+    text = """
+    <mujoco>
+      <compiler angle="degree" inertiafromgeom="false"/>
+      <worldbody>
+        <body name="base">
+          <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+          <frame euler="0 0 90">
+            <body name="a" pos="0.5 0 0">
+              <joint type="hinge" axis="1 0 0"/>
+              <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+            </body>
+          </frame>
+          <body name="b" pos="0 0 1">
+            <frame pos="0 0.2 0" euler="30 0 0">
+              <frame axisangle="0 1 0 45">
+                <joint type="hinge" axis="0 0 2" pos="0.1 0 0" range="-30 40"/>
+              </frame>
+            </frame>
+            <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+          </body>
+          <body name="c" pos="1 0 0">
+            <frame euler="0 90 0">
+              <joint type="slide" axis="0 1 1"/>
+            </frame>
+            <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+          </body>
+        </body>
+      </worldbody>
+    </mujoco>
+    """
+    path = write(tmp_path, "joint_frames.xml", text)
+    compare_with_mujoco(path)
+    joint = mjcf.read(path).parent_joint("c")
+    x_cj = joint.child_pose[0].T
+    # by hand: euler="0 90 0" turns (0, 1, 1) about y into (1, 1, 0)
+    assert close(x_cj @ joint.axis, np.array([1.0, 1.0, 0.0]) / math.sqrt(2.0), scale=1.0)
 
 
 @settings(max_examples=25, deadline=None)
@@ -709,20 +771,26 @@ def test_a_thousand_bodies_read_in_bounded_time(tmp_path):
 @given(
     kind=st.sampled_from(["fixed", "prismatic", "revolute", "continuous", "ball"]),
     angles=st.lists(st.floats(-3.0, 3.0), min_size=6, max_size=6),
-    offsets=st.lists(st.floats(-1.0, 1.0), min_size=6, max_size=6),
+    offsets=st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3),
     q=st.floats(-2.0, 2.0),
-    along=st.booleans(),
+    along=st.one_of(st.just(0.0), st.floats(1e-6, 1.0), st.floats(-1.0, -1e-6)),
+    off=st.one_of(st.just(0.0), st.floats(1e-6, 1.0)),
+    turn=st.floats(0.0, 2.0 * math.pi),
 )
-def test_folding_the_child_pose_keeps_the_motion(kind, angles, offsets, q, along):
+def test_folding_the_child_pose_keeps_the_motion(kind, angles, offsets, q, along, off, turn):
     """``X_PJ J(q) X_JC`` before and after :func:`fold_child_pose`, for every q; folded only
-    where it is exact (and then X_J'C is the identity)."""
+    where it is exact (and then X_J'C is the identity). The child's origin is either exactly
+    on the axis line or at least 1e-6 off it (``off``), and either at J's origin or at least
+    1e-6 along the axis, far from the reader's 1e-12 folding tolerance either way."""
     from rigidparts.formats.description import fold_child_pose
 
-    x_pj = (Rotation.from_rotvec(angles[:3]).as_matrix(), np.array(offsets[:3]))
+    x_pj = (Rotation.from_rotvec(angles[:3]).as_matrix(), np.array(offsets))
     axis = np.array([0.6, 0.0, 0.8])
+    across = math.cos(turn) * np.array([0.0, 1.0, 0.0]) + math.sin(turn) * np.array(
+        [-0.8, 0.0, 0.6]
+    )  # a unit vector perpendicular to the axis
     r_jc = Rotation.from_rotvec(angles[3:]).as_matrix()
-    # for a revolute joint on its axis line, the child's origin sits along the axis
-    p_jc = 0.7 * offsets[3] * axis if along else np.array(offsets[3:])
+    p_jc = along * axis + off * across
     x_jc = (r_jc, p_jc)
 
     def motion(pose, axis_, child, q_):
@@ -742,11 +810,10 @@ def test_folding_the_child_pose_keeps_the_motion(kind, angles, offsets, q, along
     assert close(after[0], before[0], scale=1.0)
     assert close(after[1], before[1], scale=1.0)
     folded = np.array_equal(child[0], np.eye(3)) and not np.any(child[1])
-    length = float(np.linalg.norm(p_jc))
     if kind in ("revolute", "continuous"):  # the child's origin on the axis line
-        exact = along or float(np.linalg.norm(np.cross(p_jc, axis))) <= 1e-12 * length
+        exact = off == 0.0
     elif kind == "ball":
-        exact = length == 0.0
+        exact = off == 0.0 and along == 0.0
     else:
         exact = True
     assert folded == exact

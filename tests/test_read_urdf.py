@@ -241,7 +241,9 @@ def test_joints(tmp_path: Path) -> None:
     rev = joints["j_rev"]
     np.testing.assert_allclose(rev.pose[0], rpy(0.1, 0.2, 0.3), atol=1e-15)
     assert rev.pose[1].tolist() == [0, 0, 1]
-    np.testing.assert_allclose(rev.axis, [0, 0.6, 0.8], rtol=0, atol=1e-16)
+    # (0, 3, 4) / 5: the norm and each quotient round once (half an ulp each, relative), so
+    # the unit entries are within a few ulps of 0.6 and 0.8; 4 eps bounds that
+    np.testing.assert_allclose(rev.axis, [0, 0.6, 0.8], rtol=0, atol=4 * np.finfo(float).eps)
     assert dict(rev.limits) == {"lower": -1.5, "upper": 2.0, "effort": 30.0, "velocity": 4.0}
     assert joints["j_cont"].axis.tolist() == [1.0, 0.0, 0.0]  # the URDF default
     assert dict(joints["j_pri"].limits) == {"lower": 0.0, "upper": 0.5}
@@ -727,3 +729,18 @@ def test_ten_thousand_links_read_fast(tmp_path: Path) -> None:
     assert len(description.links) == 10_000 and len(description.joints) == 9_999
     assert read_time < 12 * parse_time + 0.05
     assert read_time < 10.0
+
+
+def test_pose_batch_rotations_are_nan_until_flush() -> None:
+    """A rotation read before :meth:`PoseBatch.flush` is NaN (never stale memory); after it,
+    roll-pitch-yaw as scipy's extrinsic ``xyz`` Euler angles."""
+    from scipy.spatial.transform import Rotation
+
+    from rigidparts.formats._xml import PoseBatch
+
+    batch = PoseBatch()
+    rotation, position = batch.pose((1.0, 2.0, 3.0), (0.1, -0.2, 0.3))
+    assert np.isnan(rotation).all() and position.tolist() == [1.0, 2.0, 3.0]
+    batch.flush()
+    expected = Rotation.from_euler("xyz", [0.1, -0.2, 0.3]).as_matrix()
+    np.testing.assert_allclose(rotation, expected, rtol=0, atol=8 * np.finfo(float).eps)

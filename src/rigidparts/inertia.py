@@ -31,19 +31,57 @@ from .errors import ParameterError
 
 __all__ = [
     "INERTIA_TOLERANCE",
+    "MUJOCO_MINVAL",
     "MassProperties",
     "canonical_inertia",
     "invalidity_report",
+    "mujoco_invalid_rows",
+    "mujoco_invalidity",
+    "parallel_axis_shift",
     "rotate_principal_inertia",
     "rotate_with_products",
     "rotation_layout",
     "rotation_products",
+    "tensor_from_entries",
 ]
 
 #: Relative tolerance (of the trace) for symmetry, positivity and the triangle inequality.
 #: Rounding in a rotation or a sum of bodies stays far below it (about 1e-15); a tensor that
 #: breaks a rule by more than this is not physical.
 INERTIA_TOLERANCE = 1e-12
+
+
+#: The slot names :func:`tensor_from_entries` knows, with their (row, column) in the tensor.
+_SLOTS = {
+    "ixx": (0, 0),
+    "iyy": (1, 1),
+    "izz": (2, 2),
+    "ixy": (0, 1),
+    "ixz": (0, 2),
+    "iyz": (1, 2),
+}
+
+
+def tensor_from_entries(values: Iterable[float], order: tuple[str, ...]) -> np.ndarray:
+    """The symmetric 3x3 tensor ``[[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]`` from
+    six ``values`` named, in the same order, by ``order`` (a permutation of ``"ixx"``,
+    ``"iyy"``, ``"izz"``, ``"ixy"``, ``"ixz"``, ``"iyz"``): URDF's and SDFormat's
+    ``("ixx", "ixy", "ixz", "iyy", "iyz", "izz")``, MuJoCo's ``fullinertia``
+    ``("ixx", "iyy", "izz", "ixy", "ixz", "iyz")``. The entries are taken as given (the
+    products of inertia, not their negatives); about whichever point and in whichever axes
+    the values are. ValueError for an ``order`` that is not such a permutation or a count of
+    values that is not six."""
+    entries = [float(v) for v in values]
+    if sorted(order) != sorted(_SLOTS) or len(entries) != 6:
+        raise ValueError(
+            f"tensor_from_entries: order {order!r} with {len(entries)} values: needs six "
+            f"values named by a permutation of {tuple(_SLOTS)}"
+        )
+    tensor = np.empty((3, 3))
+    for slot, value in zip(order, entries, strict=True):
+        row, column = _SLOTS[slot]
+        tensor[row, column] = tensor[column, row] = value
+    return tensor
 
 
 def rotate_principal_inertia(
@@ -551,3 +589,92 @@ def _check_principal_moments(moments: np.ndarray, given: Any) -> None:
     report = invalidity_report(moments)
     if report is not None:
         raise ParameterError("inertia", given, report)
+
+
+# -- the parallel-axis theorem, unvalidated --------------------------------------------------------
+
+
+def parallel_axis_shift(mass: float, offset: Any) -> np.ndarray:
+    """``m (|d|^2 1 - d d^T)`` (3, 3), kg m^2: what the parallel-axis (Huygens-Steiner)
+    theorem adds to a body's inertia about its centre of mass to give its inertia about a
+    point ``d = offset`` (m) away, in the same axes as ``d``. Unvalidated: any mass and
+    offset (an engine's or a file's values, which :class:`MassProperties` would refuse);
+    :meth:`MassProperties.combine` and :meth:`MassProperties.inertia_about` for valid ones."""
+    return float(mass) * _skew_square(np.asarray(offset, dtype=np.float64))
+
+
+# -- MuJoCo's rule ------------------------------------------------------------------------------
+
+#: MuJoCo's ``mjMINVAL`` (``mjtype.h``): the least mass (kg) and principal moment (kg m^2) its
+#: compiler accepts for a moving body (and the floor of its other size checks).
+MUJOCO_MINVAL = 1e-15
+
+
+def mujoco_invalidity(mass: float, moments: Any, moving: bool = True) -> str | None:
+    """Why MuJoCo's compiler refuses a body of ``mass`` (kg) and principal ``moments``
+    (kg m^2, any order, about the centre of mass), or None: mass and moments finite; the
+    moments ``A <= B <= C`` with ``A + B >= C`` exactly, without tolerance ("inertia must
+    satisfy A + B >= C", ``user_objects.cc``); a ``moving`` body (one with a joint that no
+    welded body rescues) with mass and ``A`` at least :data:`MUJOCO_MINVAL` ("mass and inertia
+    of moving bodies must be larger than mjMINVAL"). The one statement of the rule;
+    :func:`mujoco_invalid_rows` is its vectorised form."""
+    values = np.ravel(np.asarray(moments, dtype=np.float64))
+    if not (math.isfinite(mass) and np.all(np.isfinite(values))):
+        return "mass or inertia is not finite"
+    a, b, c = sorted(float(v) for v in values)
+    if a + b < c:
+        return f"inertia must satisfy A + B >= C ({a!r} + {b!r} < {c!r})"
+    if moving and (mass < MUJOCO_MINVAL or a < MUJOCO_MINVAL):
+        return f"mass and inertia of moving bodies must be larger than mjMINVAL ({MUJOCO_MINVAL:g})"
+    return None
+
+
+def mujoco_invalid_rows(
+    mass: np.ndarray, moments: np.ndarray, floor: Any = MUJOCO_MINVAL, *, finite: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mujoco_invalidity` of ``n`` bodies at once, ``mass`` (n,) and ``moments``
+    (n, 3) any order, with the floor ``floor`` (a float or (n,); ``> 0`` at least): returns
+    ``(refused, rounding)``, (n,) booleans. ``refused``: a mass or a moment below the floor
+    (or, with ``finite``, not finite), or ``A + B < C`` by more than rounding; ``rounding``:
+    rows the rule refuses only because ``A + B < C`` by at most 4 ulp of ``C`` (rounding in
+    how the moments were computed), left for the caller to repair or refuse.
+
+    Only the largest moment can break the triangle (``x + z >= y`` when ``z >= y``, rounding
+    being monotonic), and only where ``2 max >= (1 - 1e-12) (A + B + C)``: the exact test
+    runs on those rows alone. Few temporaries (large arrays cost their page faults)."""
+    floor = np.maximum(floor, 5e-324)  # the smallest positive double: ``x >= it`` is ``x > 0``
+    # contiguous columns (one transposing copy: strided columns and reductions along a
+    # length-3 axis are several times slower), worked on in place. NaN propagates through
+    # minimum and maximum.
+    columns = np.array(moments.T, order="C")
+    a, b, c = columns
+    extreme = np.minimum(a, b)
+    np.minimum(extreme, c, out=extreme)
+    rounding = np.zeros(len(mass), bool)
+    with np.errstate(invalid="ignore"):
+        ok = mass >= floor
+        ok &= extreme >= floor
+        if finite:
+            ok &= mass < np.inf
+        np.maximum(a, b, out=extreme)
+        np.maximum(extreme, c, out=extreme)
+        if finite:
+            ok &= extreme < np.inf
+        refused = ~ok
+        # suspects: 2 max >= (1 - 1e-12) (A + B + C)
+        np.add(a, b, out=a)
+        np.add(a, c, out=a)
+        a *= 1.0 - 1e-12
+        extreme *= 2.0
+        ok &= extreme >= a
+        suspect = np.flatnonzero(ok)
+    for i, j, k in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):
+        if not suspect.size:
+            break
+        x, y, z = moments[suspect, i], moments[suspect, j], moments[suspect, k]
+        total = x + y
+        broken = total < z
+        small = broken & (z - total <= 4.0 * np.spacing(z))
+        rounding[suspect[small]] = True
+        refused[suspect[broken & ~small]] = True
+    return refused, rounding

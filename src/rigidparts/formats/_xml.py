@@ -39,7 +39,6 @@ __all__ = [
     "XmlFile",
     "check_tree",
     "find_package",
-    "is_number",
     "parse",
     "resolve_file",
 ]
@@ -149,11 +148,6 @@ def _parse_numbers(text: str | None, words: list[str]) -> tuple[float, ...] | No
     return None if None in parsed else tuple(parsed)  # type: ignore[arg-type]
 
 
-def is_number(text: str) -> bool:
-    """Whether ``text`` (stripped) is a decimal number of the strict grammar."""
-    return _NUMBER.fullmatch(text.strip()) is not None
-
-
 class XmlFile:
     """A parsed file and what its reader learns about it: errors that name the file, the
     line, the element and the rule; notes for the user (``notes``), with unknown elements
@@ -166,6 +160,7 @@ class XmlFile:
         self._unknown: dict[tuple[str, str], list[int]] = {}
         self._numbers: dict[str, float] = {}  # text -> value: files repeat their numbers
         self._lists: dict[tuple[str | None, int | tuple[int, ...], bool], tuple[float, ...]] = {}
+        self._noted: set[str] = set()  # the keys of :meth:`note_once`
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -237,7 +232,25 @@ class XmlFile:
         self._lists[key] = values
         return values
 
+    def unit_axis(self, text: str | None, element: Element, parameter: str) -> np.ndarray:
+        """The axis ``text`` (three numbers) divided by its length ``sqrt(x^2 + y^2 + z^2)``;
+        a note when that length is off 1 by more than 1e-9 (the file meant another vector),
+        an error for a zero or non-finite one."""
+        axis = np.array(self.numbers(text, 3, element, parameter))
+        norm = float(np.linalg.norm(axis))
+        if not math.isfinite(norm) or norm == 0.0:
+            raise self.error(element, parameter, text, "must be a finite non-zero vector")
+        if abs(norm - 1.0) > 1e-9:
+            self.notes.append(f"{parameter} (line {element.line}): length {norm:g}, normalised")
+        return axis / norm
+
     # -- notes -------------------------------------------------------------------------------
+
+    def note_once(self, key: str, note: str) -> None:
+        """Add ``note`` unless a note under ``key`` was added already (for this file)."""
+        if key not in self._noted:
+            self._noted.add(key)
+            self.notes.append(note)
 
     def unknown(self, element: Element, context: str) -> None:
         """Record an element the reader does not read (one note per tag and context)."""
@@ -267,7 +280,8 @@ class PoseBatch:
 
     :meth:`pose` returns ``(R, p)`` at once, read-only (equal values give the same arrays);
     ``R`` is the identity for zero angles, else an array that holds the rotation only after
-    :meth:`flush` (call it before reading or composing any returned rotation). Angles must be
+    :meth:`flush` and NaN until then (call it before reading or composing any returned
+    rotation). Angles must be
     finite (the reader checks them, where it can name the element).
     """
 
@@ -287,7 +301,8 @@ class PoseBatch:
             return IDENTITY[0], position
         rotation = self._rotations.get(angles)
         if rotation is None:
-            rotation = self._rotations[angles] = np.empty((3, 3))
+            # NaN until flush: a rotation read too early poisons what uses it, visibly
+            rotation = self._rotations[angles] = np.full((3, 3), np.nan)
             self._angles.append(angles)
             self._targets.append(rotation)
         return rotation, position

@@ -134,6 +134,7 @@ class Geometry:
         ``<mesh vertex= face=>``): the vertices (n, 3), m, in the geometry frame (``scale``
         already applied: it is then ``(1, 1, 1)``), and the faces as triangles (k, 3) of vertex
         indices (polygons fan-triangulated); ``mesh`` is then None. None otherwise.
+    inline_name : what the file calls such a mesh (MJCF's ``<mesh name>``), for messages.
     """
 
     kind: str
@@ -150,6 +151,7 @@ class Geometry:
     rgba: tuple[float, float, float, float] | None = None
     vertices: np.ndarray | None = None
     faces: np.ndarray | None = None
+    inline_name: str | None = None
 
 
 @dataclass(eq=False)
@@ -246,15 +248,12 @@ class Description:
         return self._by_child[1].get(link)
 
     def moving(self, link: str) -> bool:
-        """Whether ``link`` moves relative to its parent or to the world: its joint is not
-        fixed, or it is a root with no joint and the format makes such a body free (MJCF: a body
-        under worldbody without a joint is welded to the world, so not moving)."""
+        """Whether ``link`` moves relative to its parent: it has a parent joint and that joint
+        is not ``fixed``. A link no joint holds (a root) counts as not moving; a reader that
+        makes a body free gives it a ``floating`` joint to the world (USD's rigid body no
+        joint holds, MJCF's ``<freejoint>``), and MJCF's jointless body has a ``fixed`` one."""
         joint = self.parent_joint(link)
         return joint is not None and joint.kind != "fixed"
-
-
-#: The pose of a frame that coincides with its parent.
-IDENTITY_POSE: Transform = IDENTITY
 
 
 #: ``|p_CoJo x a| <= FOLD_TOLERANCE |p_CoJo|`` (or ``|p_CoJo|`` below it, m): the joint's

@@ -74,9 +74,10 @@ def _mesh_body(path: str, scale: Sequence[float]) -> Any:
     return body
 
 
-def _inline_mesh_body(vertices: Any, faces: Any) -> Any:
+def _inline_mesh_body(vertices: Any, faces: Any, label: str | None) -> Any:
     """A :class:`~rigidparts.MeshBody` (density 1) of a mesh the file holds itself (vertices
-    in metres, scale applied)."""
+    in metres, scale applied); a ParameterError names it ``mesh=label`` (what the file calls
+    it), not the in-memory surface it was built from."""
     from ..bodies import MeshBody
     from ..shapes._meshing import trimesh_module
 
@@ -86,14 +87,21 @@ def _inline_mesh_body(vertices: Any, faces: Any) -> Any:
         faces=np.asarray(faces, dtype=np.int64),
         process=False,
     )
-    return MeshBody(mesh=surface, units="m", density=1.0)
+    try:
+        return MeshBody(mesh=surface, units="m", density=1.0)
+    except ParameterError as exc:
+        if exc.parameter != "mesh" or label is None:
+            raise
+        raise ParameterError("mesh", label, exc.rule) from None
 
 
 def piece_body(geometry: Any) -> tuple[Any, Transform]:
     """``(body at density 1, X_GA)`` for one geometry; ParameterError when it has no solid."""
     if geometry.kind == MESH:
         if getattr(geometry, "vertices", None) is not None and geometry.faces is not None:
-            return _inline_mesh_body(geometry.vertices, geometry.faces), (np.eye(3), np.zeros(3))
+            label = getattr(geometry, "inline_name", None) or geometry.name
+            body = _inline_mesh_body(geometry.vertices, geometry.faces, label)
+            return body, (np.eye(3), np.zeros(3))
         if geometry.mesh is None:
             raise ParameterError("mesh", geometry.missing, "was not found")
         scale = tuple(float(s) for s in geometry.scale)

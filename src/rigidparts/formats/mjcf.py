@@ -73,6 +73,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from ..errors import ModelError, ParameterError
+from ..inertia import tensor_from_entries
 from ..transforms import (
     IDENTITY,
     Transform,
@@ -516,18 +517,22 @@ class _Reader:
 
     def rotation(self, item: Any, where: str, element: Element | None) -> np.ndarray:
         """``R`` of an element's orientation (quat, or the alternative MuJoCo resolves)."""
-        mujoco = self.mujoco
-        alt = item.alt
-        if alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
-            quat = np.array(item.quat, dtype=np.float64)
-        else:
-            quat = np.array(
-                self.spec.resolve_orientation(self.degree, self.spec.compiler.eulerseq, alt)
-            )
+        return self._orientation(item.quat, item.alt, f"{where}@quat", element)
+
+    def _orientation(
+        self, quat: Any, alt: Any, parameter: str, element: Element | None
+    ) -> np.ndarray:
+        """``R`` of ``quat`` ``(w, x, y, z)``, or of ``alt`` (euler, axisangle, xyaxes,
+        zaxis) as MuJoCo's ``resolve_orientation`` turns it into a quaternion, through
+        :func:`rigidparts.transforms.quaternion_to_matrix`; exactly the identity for
+        ``(1, 0, 0, 0)``."""
+        if alt.type != self.mujoco.mjtOrientation.mjORIENTATION_QUAT:
+            quat = self.spec.resolve_orientation(self.degree, self.spec.compiler.eulerseq, alt)
+        quat = np.array(quat, dtype=np.float64)
         if quat[0] == 1.0 and not quat[1:].any():
             return IDENTITY[0]
         try:
-            return quaternion_to_matrix(quat, f"{where}@quat")
+            return quaternion_to_matrix(quat, parameter)
         except ParameterError as exc:
             raise self.error(element, exc.parameter, exc.value, exc.rule) from None
 
@@ -617,8 +622,7 @@ class _Reader:
             given.add("inertia")
         full = np.array(body.fullinertia, dtype=np.float64)
         if not math.isnan(full[0]):
-            m11, m22, m33, m12, m13, m23 = full
-            tensor = np.array([[m11, m12, m13], [m12, m22, m23], [m13, m23, m33]])
+            tensor = tensor_from_entries(full, ("ixx", "iyy", "izz", "ixy", "ixz", "iyz"))
             orientation = body.ialt.type != self.mujoco.mjtOrientation.mjORIENTATION_QUAT or (
                 not np.array_equal(np.asarray(body.iquat), [1.0, 0.0, 0.0, 0.0])
             )
@@ -646,19 +650,7 @@ class _Reader:
         )
 
     def _inertial_rotation(self, body: Any, where: str, element: Element | None) -> np.ndarray:
-        mujoco = self.mujoco
-        if body.ialt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
-            quat = np.array(body.iquat, dtype=np.float64)
-        else:
-            quat = np.array(
-                self.spec.resolve_orientation(self.degree, self.spec.compiler.eulerseq, body.ialt)
-            )
-        if quat[0] == 1.0 and not quat[1:].any():
-            return IDENTITY[0]
-        try:
-            return quaternion_to_matrix(quat, f"{where}/inertial@quat")
-        except ParameterError as exc:
-            raise self.error(element, exc.parameter, exc.value, exc.rule) from None
+        return self._orientation(body.iquat, body.ialt, f"{where}/inertial@quat", element)
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -735,7 +727,7 @@ class _Reader:
             if len(vertices) == 0:
                 self.notes.append(f"{where}: mesh {name!r} has neither a file nor vertices")
                 return {"missing": f"mesh {name!r} (no file, no vertices)"}
-            return {"vertices": vertices, "faces": faces}
+            return {"vertices": vertices, "faces": faces, "inline_name": name}
         found, missing = self._mesh_file(mesh.file)
         return {"mesh": found, "missing": missing, "scale": scale}
 
@@ -806,7 +798,8 @@ class _Reader:
                 limits=limits,
                 child_pose=x_jc,
             )
-        axis = x_bj[0] @ np.array(joint.axis, dtype=np.float64)
+        # the axis in J's axes: J already carries the enclosing <frame>s' rotation
+        axis = np.array(joint.axis, dtype=np.float64)
         norm = float(np.linalg.norm(axis))
         if not norm > _ZERO_AXIS or not math.isfinite(norm):
             raise self.error(element, f"{jwhere}@axis", list(joint.axis), "must not be zero")

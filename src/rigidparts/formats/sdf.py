@@ -71,6 +71,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelError
+from ..inertia import tensor_from_entries
 from ..transforms import IDENTITY, Transform, compose, invert, quaternion_to_matrix
 from ._xml import Element, PoseBatch, XmlFile, check_tree, find_package, resolve_file
 from .description import (
@@ -236,7 +237,6 @@ class _SdfReader:
         self.inertial_refs: list[tuple[_Scope, Link, str, Element, str]] = []
         self.resolved: dict[str, Transform] = {_TOP: IDENTITY}
         self.including: list[str] = [os.path.realpath(self.xml.path)]
-        self.flagged: set[str] = set()
         self.without_inertial: list[str] = []
         self.static: set[str] = set()  # links of static models: fixed to the world
         self.meshes: dict[tuple[str, Path], tuple[str | None, str | None]] = {}
@@ -376,10 +376,9 @@ class _SdfReader:
         self._add_frame(frame, parent)
         placement = element.get("placement_frame")
         if placement:
-            self._flag_once(
+            xml.note_once(
                 "placement",
                 f"{where}: placement_frame is not applied (the model's pose places its own frame)",
-                xml,
             )
         scope.static = parent.static or static or _true(element.find("static"))
         first_link: str | None = None
@@ -497,11 +496,10 @@ class _SdfReader:
         xml = scope.xml
         at = f"{where}/pose"
         if element.get("frame"):
-            self._flag_once(
+            xml.note_once(
                 "frame-attribute",
                 f"{at} (line {element.line}): the 1.5/1.6 attribute frame= is not read (it "
                 "never had defined semantics; libsdformat ignores it)",
-                xml,
             )
         text = element.text or ""
         quaternion = element.get("rotation_format", "euler_rpy").strip() == "quat_xyzw"
@@ -694,11 +692,10 @@ class _SdfReader:
                 f"{where}/pose (line {pose_element.line}): relative_to on an inertial's pose is "  # type: ignore[union-attr]
                 "resolved here; libsdformat before SDFormat 1.11 and Drake refuse it"
             )
-        ixx, ixy, ixz, iyy, iyz, izz = (slots[s] for s in _INERTIA_SLOTS)
         link.inertial = Inertial(
             mass=mass,
             pose=pose,
-            inertia=np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]),
+            inertia=tensor_from_entries([slots[s] for s in _INERTIA_SLOTS], _INERTIA_SLOTS),
             layout="sdf" if holder is not None else "absent",
             source=xml.source(element, where),
             given=frozenset(given),
@@ -794,11 +791,6 @@ class _SdfReader:
         if found is None:
             raise xml.error(element, f"{at}/{tag}", None, f"<{element.tag}> must have a <{tag}>")
         return xml.numbers(text, count, found, f"{at}/{tag}")
-
-    def _flag_once(self, key: str, note: str, xml: XmlFile) -> None:
-        if key not in self.flagged:
-            self.flagged.add(key)
-            xml.notes.append(note)
 
     # -- joints ----------------------------------------------------------------------------
 
@@ -968,17 +960,7 @@ class _SdfReader:
         text, found = self._child_text(holder, "xyz")
         expressed_in: str | None = None
         if found is not None:
-            axis = np.array(xml.numbers(text, 3, found, f"{where}/axis/xyz"))
-            norm = float(np.linalg.norm(axis))
-            if not math.isfinite(norm) or norm == 0.0:
-                raise xml.error(
-                    found, f"{where}/axis/xyz", text, "must be a finite non-zero vector"
-                )
-            if abs(norm - 1.0) > 1e-9:
-                xml.notes.append(
-                    f"{where}/axis/xyz (line {found.line}): length {norm:g}, normalised"
-                )
-            axis = axis / norm
+            axis = xml.unit_axis(text, found, f"{where}/axis/xyz")
             named = found.get("expressed_in", "").strip()
             if named:
                 expressed_in = scope.name(named)

@@ -43,13 +43,13 @@ no link has that name is a joint to the world, as Drake reads it.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from ..inertia import tensor_from_entries
 from ..transforms import IDENTITY, Transform
 from ._xml import Element, PoseBatch, XmlFile, check_tree, resolve_file
 from .description import (
@@ -116,7 +116,6 @@ class _UrdfReader:
         self.poses = PoseBatch()
         self.materials: dict[str, tuple[float, float, float, float] | None] = {}
         self.meshes: dict[str, tuple[str | None, str | None]] = {}
-        self.flagged: set[str] = set()
         self.origins: dict[tuple[str | None, str | None], Transform] = {}
 
     # -- the whole file --------------------------------------------------------------------
@@ -161,7 +160,7 @@ class _UrdfReader:
             elif tag != "material" and tag not in _SILENT["robot"]:
                 xml.unknown(element, "<robot>")
                 if tag.startswith("xacro:"):
-                    self._flag(
+                    self.xml.note_once(
                         "xacro",
                         "the file holds xacro macros, which are not expanded here: run "
                         "xacro on it first and read its output",
@@ -297,8 +296,7 @@ class _UrdfReader:
                 )
             else:
                 given.add("inertia")
-        ixx, ixy, ixz, iyy, iyz, izz = (slots[s] for s in _INERTIA_SLOTS)
-        inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        inertia = tensor_from_entries([slots[s] for s in _INERTIA_SLOTS], _INERTIA_SLOTS)
         return Inertial(
             mass=mass,
             pose=pose,
@@ -330,7 +328,7 @@ class _UrdfReader:
             kind = CYLINDER if tag == CYLINDER else CAPSULE
             size = (self._attr_number(shape, "radius", at), self._attr_number(shape, "length", at))
             if tag == CAPSULE:
-                self._flag(
+                self.xml.note_once(
                     CAPSULE,
                     "<capsule> is not standard URDF (pybullet and Drake read it; "
                     "urdfdom and MuJoCo do not)",
@@ -382,11 +380,6 @@ class _UrdfReader:
     def _attr_number(self, element: Element, name: str, where: str) -> float:
         return self.xml.number(self.xml.attribute(element, name, where), element, f"{where}@{name}")
 
-    def _flag(self, key: str, note: str) -> None:
-        if key not in self.flagged:
-            self.flagged.add(key)
-            self.xml.notes.append(note)
-
     # -- joints ----------------------------------------------------------------------------
 
     def _joint(self, element: Element) -> JointDescription:
@@ -403,7 +396,7 @@ class _UrdfReader:
                 f"unknown joint type (URDF's are {', '.join(list(JOINT_TYPES)[:-1])})",
             )
         if kind_text == "spherical":
-            self._flag(
+            self.xml.note_once(
                 "spherical", "joint type 'spherical' is pybullet's extension: read as a ball joint"
             )
         ends = []
@@ -457,13 +450,4 @@ class _UrdfReader:
         found = element.find("axis")
         if found is None or found.get("xyz") is None:
             return np.array([1.0, 0.0, 0.0])
-        text = found.get("xyz")
-        axis = np.array(self.xml.numbers(text, 3, found, f"{where}/axis@xyz"))
-        norm = float(np.linalg.norm(axis))
-        if not math.isfinite(norm) or norm == 0.0:
-            raise self.xml.error(
-                found, f"{where}/axis@xyz", text, "must be a finite non-zero vector"
-            )
-        if abs(norm - 1.0) > 1e-9:
-            self.xml.notes.append(f"{where}/axis (line {found.line}): length {norm:g}, normalised")
-        return axis / norm
+        return self.xml.unit_axis(found.get("xyz"), found, f"{where}/axis@xyz")

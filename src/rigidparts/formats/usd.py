@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError
-from ..transforms import EXACT_TOLERANCE, IDENTITY, ZERO_QUATERNION, Transform, invert
+from ..transforms import (
+    EXACT_TOLERANCE,
+    IDENTITY,
+    ZERO_QUATERNION,
+    Transform,
+    invert,
+    quaternion_to_matrix,
+)
 from .description import (
     GEOMETRY_KINDS,
     Description,
@@ -141,7 +149,6 @@ class _Reader:
     def read(self) -> Description:
         pxr = _pxr()
         self.Usd, self.UsdGeom, self.UsdPhysics = pxr.Usd, pxr.UsdGeom, pxr.UsdPhysics
-        self.Gf = pxr.Gf
         if not Path(self.path).is_file():
             raise ModelError("file", self.path, "no such file")
         try:
@@ -588,20 +595,17 @@ class _Reader:
         return r, p
 
     def rotation(self, quat: Any, parameter: str) -> np.ndarray:
-        """``R`` (column-vector convention) of a Gf quaternion, normalised first (engines
-        normalise it); a zero or non-finite one is an error. Through Gf, USD's own rotation
-        code: ``GfMatrix3d.SetRotate`` gives ``R^T`` (USD's row vectors)."""
+        """``R`` (column-vector convention) of a Gf quaternion ``(real, imaginary)``,
+        normalised first (engines normalise it), through
+        :func:`rigidparts.transforms.quaternion_to_matrix` (the same ``R`` as the transpose of
+        USD's row-vector ``GfMatrix3d.SetRotate``); a zero or non-finite one is an error."""
         real, imaginary = float(quat.GetReal()), [float(v) for v in quat.GetImaginary()]
         if real == 1.0 and not any(imaginary):
             return IDENTITY[0]
-        length = math.sqrt(real * real + sum(v * v for v in imaginary))
-        if not (math.isfinite(length) and length > ZERO_QUATERNION):
-            raise self.error(
-                parameter, [real, *imaginary], "the quaternion must be finite, not zero"
-            )
-        Gf = self.Gf
-        unit = Gf.Quatd(real / length, Gf.Vec3d(*(v / length for v in imaginary)))
-        return np.array(Gf.Matrix3d().SetRotate(unit), dtype=np.float64).T
+        values = [real, *imaginary]
+        if not all(map(math.isfinite, values)) or math.hypot(*values) <= ZERO_QUATERNION:
+            raise self.error(parameter, values, "the quaternion must be finite, not zero")
+        return quaternion_to_matrix(values, parameter)
 
     def _tree(
         self, raw: list[dict[str, Any]], links: dict[str, Link]
@@ -615,7 +619,7 @@ class _Reader:
                 if joint[end] != WORLD:
                     touching[joint[end]].append(index)
         joints: dict[str, JointDescription] = {}
-        placed: set[str] = set()
+        placed: dict[str, JointDescription] = {}  # each body in the tree -> the joint holding it
         used: set[int] = set()
         for index, joint in enumerate(raw):
             if joint["body0"] != WORLD:
@@ -624,14 +628,13 @@ class _Reader:
             if joint["body1"] in placed:
                 self.notes.append(f"{joint['path']}: a second joint to the world: left out")
                 continue
-            self._add(joints, joint, reverse=False)
-            placed.add(joint["body1"])
-        self._walk(list(placed), raw, touching, joints, placed, used)
+            placed[joint["body1"]] = self._add(joints, joint, reverse=False)
+        self._walk(deque(placed), raw, touching, joints, placed, used)
         for name in links:
             if name in placed:
                 continue
             free = _unique(joints, f"{name}_free")
-            joints[free] = JointDescription(
+            joints[free] = placed[name] = JointDescription(
                 name=free,
                 kind="floating",
                 parent=WORLD,
@@ -639,21 +642,23 @@ class _Reader:
                 pose=self.frames[name][0],
                 source=links[name].source,
             )
-            placed.add(name)
-            self._walk([name], raw, touching, joints, placed, used)
+            self._walk(deque([name]), raw, touching, joints, placed, used)
         return joints
 
     def _walk(
         self,
-        queue: list[str],
+        queue: deque[str],
         raw: list[dict[str, Any]],
         touching: dict[str, list[int]],
         joints: dict[str, JointDescription],
-        placed: set[str],
+        placed: dict[str, JointDescription],
         used: set[int],
     ) -> None:
+        """Breadth first from the bodies in ``queue``: each joint not yet ``used`` that
+        touches a body already in the tree (``placed``: body -> the joint holding it) hangs
+        the body at its other end below it, unless that one is in the tree already."""
         while queue:
-            here = queue.pop(0)
+            here = queue.popleft()
             for index in touching[here]:
                 if index in used:
                     continue
@@ -662,8 +667,8 @@ class _Reader:
                 reverse = joint["body1"] == here
                 child = joint["body0"] if reverse else joint["body1"]
                 if child in placed:
-                    parent_joint = next((j for j in joints.values() if j.child == child), None)
-                    if parent_joint is not None and parent_joint.parent == here:
+                    parent_joint = placed[child]
+                    if parent_joint.parent == here:
                         self.notes.append(
                             f"{joint['path']}: a second joint between {here!r} and {child!r} "
                             f"(a compound joint): only {parent_joint.name!r} is read"
@@ -678,15 +683,14 @@ class _Reader:
                         f"{joint['path']}: its body0 is the child in the tree from the world: "
                         "read turned round"
                     )
-                self._add(joints, joint, reverse)
-                placed.add(child)
+                placed[child] = self._add(joints, joint, reverse)
                 queue.append(child)
 
     def _add(
         self, joints: dict[str, JointDescription], joint: dict[str, Any], reverse: bool
-    ) -> None:
-        """A joint: ``X_PJ`` the parent side's local frame, ``X_JC`` the inverse of the
-        child side's."""
+    ) -> JointDescription:
+        """A joint (added to ``joints`` and returned): ``X_PJ`` the parent side's local frame,
+        ``X_JC`` the inverse of the child side's."""
         parent, child = joint["body0"], joint["body1"]
         frame_parent, frame_child = joint["frame0"], joint["frame1"]
         limits = joint["limits"]
@@ -709,6 +713,7 @@ class _Reader:
             limits=limits,
             child_pose=child_pose,
         )
+        return joints[name]
 
 
 def _reverse_polygons(indices: np.ndarray, counts: np.ndarray) -> np.ndarray:

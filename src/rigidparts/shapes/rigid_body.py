@@ -13,7 +13,8 @@ strings or pint Quantities):
 - ``center_of_mass``: ``p_FoBcm_F``, the centre of mass in F (three lengths, m; a string
   ``"0, 0, 25 mm"`` too);
 - ``inertia``: ``I_BBcm_F``, about the centre of mass, in F's axes (kg m^2): a symmetric 3x3
-  matrix, or the six entries ``(ixx, iyy, izz, ixy, ixz, iyz)`` in URDF's order (the tensor's
+  matrix, or the six entries ``(ixx, iyy, izz, ixy, ixz, iyz)`` (MuJoCo's ``fullinertia`` order;
+  URDF names the same entries but lists them ixx ixy ixz iyy iyz izz; the tensor's
   own entries: ``ixy = -integral of rho x y dV``);
 - ``frame``: ``X_AF``, F in frame_a: None (F is frame_a), a position ``(x, y, z)``, or a
   mapping with ``position`` and ``rotation`` (``R_AF``, a 3x3 rotation, rows) or ``rpy``
@@ -45,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from ..inertia import MassProperties
+from ..inertia import MassProperties, tensor_from_entries
 from ._spec import Param, Rule, ShapeSpec, register, rule_codes
 
 __all__ = [
@@ -89,11 +90,17 @@ def _numbers(value: Any, kind: str, name: str) -> list[float]:
     from ..units import registry, to_si
 
     if isinstance(value, str):
-        items: list[Any] = [item for item in value.replace(",", " ").split() if item]
-        # "0 0 25 mm": a unit after the last number applies to all of them
-        if items and not _is_number(items[-1]) and all(_is_number(i) for i in items[:-1]):
-            unit = items.pop()
-            items = [f"{item} {unit}" for item in items]
+        if "," in value:  # "0 mm, 0 mm, 25 mm" or "0, 0, 25 mm": each item may hold a unit
+            items: list[Any] = [item.strip() for item in value.split(",")]
+        else:  # "0 0 0.025"
+            items = value.split()
+        # "0, 0, 25 mm" and "0 0 25 mm": a unit after the last number applies to all of them
+        *numbers, last = items or [""]
+        parts = last.split()
+        if len(parts) == 2 and _is_number(parts[0]) and all(_is_number(i) for i in numbers):
+            items = [f"{item} {parts[1]}" for item in numbers] + [last]
+        elif items and not _is_number(last) and all(_is_number(i) for i in numbers):
+            items = [f"{item} {last}" for item in numbers]
     else:
         items = list(np.asarray(value, dtype=object).reshape(-1))
     if kind != "inertia":
@@ -132,7 +139,7 @@ def read_vector(value: Any, name: str = "center_of_mass") -> np.ndarray:
 
 
 def read_inertia(value: Any, name: str = "inertia") -> np.ndarray:
-    """The symmetric 3x3 tensor (kg m^2) from a 3x3 matrix or URDF's six entries (ixx, iyy,
+    """The symmetric 3x3 tensor (kg m^2) from a 3x3 matrix or the six entries (ixx, iyy,
     izz, ixy, ixz, iyz); ParameterError naming ``name`` for anything else, including a 3x3
     matrix that is not symmetric (to within 1e-12 of its largest entry: a typo, not rounding)
     or a value that is not finite. Physical validity is :class:`MassProperties`' to check."""
@@ -146,8 +153,7 @@ def read_inertia(value: Any, name: str = "inertia") -> np.ndarray:
     if not all(math.isfinite(v) for v in entries):
         raise ParameterError(name, value, rule)
     if len(entries) == 6:
-        ixx, iyy, izz, ixy, ixz, iyz = entries
-        return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        return tensor_from_entries(entries, ("ixx", "iyy", "izz", "ixy", "ixz", "iyz"))
     if len(entries) != 9:
         raise ParameterError(name, value, rule)
     tensor = np.array(entries).reshape(3, 3)
