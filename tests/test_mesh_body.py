@@ -179,8 +179,6 @@ DEFECTS = {
                                   process=False),
         "inconsistently wound",
     ),
-    "inward": (lambda m: trimesh.Trimesh(m.vertices, m.faces[:, ::-1], process=False),
-               "faces inward .* flip them"),
     "degenerate": (lambda m: trimesh.Trimesh(m.vertices * [1, 1, 0], m.faces, process=False),
                    "encloses no volume|not watertight"),
 }  # fmt: skip

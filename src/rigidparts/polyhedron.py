@@ -25,7 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MeshDefect", "PolyhedronIntegrals", "check_closed", "integrals", "merge_exact"]
+__all__ = [
+    "MeshDefect",
+    "PolyhedronIntegrals",
+    "check_closed",
+    "edge_defects",
+    "integrals",
+    "merge_exact",
+]
 
 #: A volume this small against the sum of the tetrahedra's magnitudes is rounding noise: the
 #: surface encloses nothing (a flat or collapsed mesh).
@@ -49,6 +56,8 @@ class PolyhedronIntegrals:
     volume: float
     centroid: np.ndarray
     second_moment: np.ndarray
+    #: The surface faced inward and was taken flipped (``integrals(..., flip_inward=True)``).
+    flipped: bool = False
 
     def inertia(self, density: float = 1.0) -> np.ndarray:
         """``rho (tr(S) 1 - S)``: the inertia about the centroid, the mesh's axes. Each diagonal
@@ -149,15 +158,16 @@ def merge_exact(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np
     return vertices, faces[keep]
 
 
-def check_closed(faces: np.ndarray, vertex_count: int) -> None:
-    """:class:`MeshDefect` unless every edge is shared by exactly two triangles that traverse
-    it in opposite directions (a closed, consistently wound, edge-manifold surface).
+def edge_defects(faces: np.ndarray, vertex_count: int) -> tuple[int, int, int]:
+    """``(single, many, same)``: the undirected edges used by one triangle only (holes or
+    gaps), by more than two (non-manifold), and by two triangles traversing them in the same
+    direction (inconsistent winding); ``(0, 0, 0)`` for a closed, consistently wound,
+    edge-manifold surface.
 
     One sort of the directed edges packed into int64 keys ``2 (min n + max) + (start < end)``:
-    on a good surface the sorted keys come in pairs ``2 e, 2 e + 1``, one pair per edge ``e``."""
+    on a good surface the sorted keys come in pairs ``2 e, 2 e + 1``, one pair per edge ``e``
+    (the defects are then counted by a slower path)."""
     faces = np.asarray(faces, dtype=np.int64)
-    if faces.ndim != 2 or faces.shape[1] != 3 or len(faces) < 4:
-        raise MeshDefect(f"has {len(faces)} triangles: a closed surface needs at least 4")
     start = faces.reshape(-1)
     end = faces[:, [1, 2, 0]].reshape(-1)
     forward = start < end
@@ -171,27 +181,38 @@ def check_closed(faces: np.ndarray, vertex_count: int) -> None:
             # each pair is (2 e, 2 e + 1): edge e once each way; sorted, the next pair's even key
             # is then above 2 e + 1, so no edge occurs more than twice
             if np.all(second - first == 1) and np.all(first & 1 == 0):
-                return
-    # A defect (or a huge index range): find and name it.
+                return 0, 0, 0
     order = np.argsort(key, kind="stable")
     key = key[order]
     forward = forward[order]
-    # Runs of equal keys: each undirected edge must occur exactly twice.
     boundaries = np.flatnonzero(np.diff(key)) + 1
-    counts = np.diff(np.concatenate(([0], boundaries, [len(key)])))
-    if np.any(counts != 2):
-        single = int(np.count_nonzero(counts == 1))
-        many = int(np.count_nonzero(counts > 2))
+    starts = np.concatenate(([0], boundaries))
+    counts = np.diff(np.concatenate((starts, [len(key)])))
+    single = int(np.count_nonzero(counts == 1))
+    many = int(np.count_nonzero(counts > 2))
+    pairs = starts[counts == 2]
+    same = int(np.count_nonzero(forward[pairs] == forward[pairs + 1]))
+    return single, many, same
+
+
+def check_closed(faces: np.ndarray, vertex_count: int) -> None:
+    """:class:`MeshDefect` unless every edge is shared by exactly two triangles that traverse
+    it in opposite directions (a closed, consistently wound, edge-manifold surface;
+    :func:`edge_defects`)."""
+    faces = np.asarray(faces, dtype=np.int64)
+    if faces.ndim != 2 or faces.shape[1] != 3 or len(faces) < 4:
+        raise MeshDefect(f"has {len(faces)} triangles: a closed surface needs at least 4")
+    single, many, same = edge_defects(faces, vertex_count)
+    if single or many:
         parts = []
         if single:
             parts.append(f"{single} edges belong to one triangle only (holes or gaps)")
         if many:
             parts.append(f"{many} edges are shared by more than two triangles (non-manifold)")
         raise MeshDefect(f"is not a closed surface (not watertight): {'; '.join(parts)}")
-    same = forward[0::2] == forward[1::2]
-    if np.any(same):
+    if same:
         raise MeshDefect(
-            f"is inconsistently wound: {int(np.count_nonzero(same))} edges are traversed in the "
+            f"is inconsistently wound: {same} edges are traversed in the "
             "same direction by both their triangles (some triangles face inward, some outward; "
             "fix the normals, e.g. trimesh.repair.fix_normals)"
         )
@@ -218,10 +239,14 @@ def _spans(points: np.ndarray) -> np.ndarray:
     return ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
 
 
-def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
+def integrals(
+    vertices: np.ndarray, faces: np.ndarray, *, flip_inward: bool = False
+) -> PolyhedronIntegrals:
     """Volume, centroid and central second moment of the solid bounded by the closed,
     outward-facing triangle surface ``(vertices (n, 3), faces (m, 3))`` (checked with
-    :func:`check_closed` first). :class:`MeshDefect` for a zero or negative volume."""
+    :func:`check_closed` first). :class:`MeshDefect` for a zero volume, and for a negative one
+    unless ``flip_inward``: then the surface is taken with every triangle flipped (each
+    tetrahedron's signed volume negated; ``flipped`` says so)."""
     vertices = np.asarray(vertices, dtype=np.float64)
     faces = np.asarray(faces, dtype=np.intp)
     # Relative to the bounding box's centre: the coordinates keep the digits of the body's
@@ -237,6 +262,11 @@ def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
             f"encloses no volume (degenerate: volume {volume!r} against {magnitude!r} summed "
             "over its triangles; a flat or collapsed surface)"
         )
+    flipped = False
+    if volume < 0.0 and flip_inward:
+        six_v = -six_v
+        volume = -volume
+        flipped = True
     if volume < 0.0:
         raise MeshDefect(
             f"faces inward (its volume is negative, {volume!r}): its triangles are wound "
@@ -248,6 +278,8 @@ def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
     # (the same numbers as gathering d - g: each corner's subtraction is the same)
     points[:, :3] -= g[:, None, None]
     six_v = _spans(points)
+    if flipped:
+        six_v = -six_v
     residual = np.sum(six_v * points[:, 3, :], axis=1) / (24.0 * volume)
     # sum_t V_t / 20 (a_i a_j + b_i b_j + c_i c_j + s_i s_j), V_t / 20 = 6 V_t / 120
     weighted = points * (six_v / 120.0)
@@ -258,4 +290,4 @@ def integrals(vertices: np.ndarray, faces: np.ndarray) -> PolyhedronIntegrals:
     # About the true centroid (g + residual): a correction of order eps^2.
     second -= volume * np.outer(residual, residual)
     centroid = origin + (g + residual)
-    return PolyhedronIntegrals(volume, centroid, second)
+    return PolyhedronIntegrals(volume, centroid, second, flipped)

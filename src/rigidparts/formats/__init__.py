@@ -33,6 +33,9 @@ FORMATS = {
 }
 
 
+#: STEP files (an assembly read as a model of exact B-rep solids, :mod:`.step`).
+STEP_SUFFIXES = (".step", ".stp")
+
 #: A ``.xml`` file's root element -> its format (MuJoCo's, URDF's and SDFormat's roots).
 ROOTS = {"mujoco": "mjcf", "robot": "urdf", "sdf": "sdf"}
 
@@ -87,13 +90,19 @@ def read_description(path: str | os.PathLike[str], *, search_path: Any = ()) -> 
 
 
 def load_model(path: str | os.PathLike[str], *, search_path: Any = ()) -> Any:
-    """A :class:`~rigidparts.Model` from a rigidparts model file (``.toml``) or a robot
-    description file (URDF, MJCF, SDFormat, USD: :mod:`rigidparts.formats.to_model`).
+    """A :class:`~rigidparts.Model` from a rigidparts model file (``.toml``), a robot
+    description file (URDF, MJCF, SDFormat, USD: :mod:`rigidparts.formats.to_model`) or a STEP
+    assembly (``.step``, ``.stp``: each solid a :class:`~rigidparts.StepBody`).
     ``search_path``: folders where ``package://`` and ``model://`` meshes are looked for."""
-    if Path(path).suffix.lower() == ".toml":
+    suffix = Path(path).suffix.lower()
+    if suffix == ".toml":
         from ..model import load_model as load_toml
 
         return load_toml(path)
+    if suffix in STEP_SUFFIXES:  # exact solids: each a StepBody, straight into a Model
+        from .step import load_model as load_step
+
+        return load_step(path, search_path=search_path)
     from .to_model import model_from_description
 
     return model_from_description(read_description(path, search_path=search_path))

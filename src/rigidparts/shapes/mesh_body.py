@@ -10,11 +10,16 @@ frames through ``frames=``). The mass properties are the exact integrals over th
 mesh bounds (:mod:`rigidparts.polyhedron`), in the file's unit, then scaled to SI: volume
 ``f^3 V``, centroid ``f c``, second moment ``f^5 S`` for a unit of ``f`` metres.
 
-The mesh is checked, not trusted: a missing, unreadable or empty file, non-finite coordinates,
-an open surface, inconsistent winding, an inward-facing surface (negative volume) and a
-degenerate one (no volume) are each a :class:`~rigidparts.errors.ParameterError` naming the file
-and the defect. A file is read and checked once (cached by its path, size and modification
-time).
+Meshes as found in the wild are classified and what was done is reported
+(:mod:`rigidparts.shapes._mesh_repair`, ``body.mesh_report``): closed and consistently wound
+(used as it is), inside-out (flipped), closed up to a welding tolerance (``weld``, relative to
+the part's size, default 1e-9: vertices merged, the result exact for the welded mesh), several
+shells (nested ones as cavities, overlapping ones unioned with manifold3d, never summed), small
+holes (capped, with a bound on the effect). Anything else (a missing, unreadable or empty file,
+non-finite coordinates, an open surface with large holes, non-manifold edges, inconsistent
+winding, no volume) is a :class:`~rigidparts.errors.ParameterError` naming the file and the
+defect, or with ``hull=True`` the convex hull, the volume difference stated. A file is read
+and checked once (cached by its path, size, modification time and the options).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..inertia import MassProperties
-from ..polyhedron import MeshDefect, PolyhedronIntegrals, check_closed, integrals, merge_exact
+from ..polyhedron import MeshDefect, PolyhedronIntegrals
 from ..units import to_si
 from ._spec import (
     UNREPRESENTABLE_RULE,
@@ -42,7 +47,7 @@ from ._spec import (
     rule_codes,
 )
 
-__all__ = ["FORMATS", "SPEC", "check", "example", "general_form", "load", "mesh"]
+__all__ = ["FORMATS", "SPEC", "check", "example", "general_form", "load", "mesh", "report"]
 
 #: Suffix -> (format name, its length unit or None when the format carries none).
 FORMATS: dict[str, tuple[str, str | None]] = {
@@ -61,8 +66,44 @@ RULES = (
         "it has no default",
     ),
     Rule("units", "must be a length unit such as 'mm', 'm' or 'in' (the file's coordinates)"),
+    Rule("weld", "must be a welding tolerance relative to the part's size, 0 <= weld < 0.01"),
+    Rule("hull", "must be True or False (also 'yes' / 'no' on the command line)"),
 )
-MESH_GIVEN, UNITS_VALID = rule_codes(RULES)
+MESH_GIVEN, UNITS_VALID, WELD_VALID, HULL_VALID = rule_codes(RULES)
+
+
+def weld_tolerance(weld: Any) -> float | None:
+    """The relative welding tolerance of ``weld`` (None: the default), None when invalid."""
+    from ._mesh_repair import DEFAULT_WELD
+
+    if weld is None:
+        return DEFAULT_WELD
+    if isinstance(weld, bool):
+        return None
+    try:
+        value = float(weld)
+    except (TypeError, ValueError):
+        return None
+    return value if 0.0 <= value < 0.01 else None
+
+
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off", ""}
+
+
+def hull_flag(hull: Any) -> bool | None:
+    """``hull`` as a bool (True, False or their words), None when invalid."""
+    if isinstance(hull, bool | np.bool_):
+        return bool(hull)
+    if hull is None:
+        return False
+    if isinstance(hull, str):
+        word = hull.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+    return None
 
 
 def _is_trimesh(value: Any) -> bool:
@@ -80,13 +121,17 @@ def _unit_factor(units: Any) -> float | None:
     return factor if 0.0 < factor < math.inf else None
 
 
-def check(mesh: Any, units: Any) -> int:
+def check(mesh: Any, units: Any, weld: Any = None, hull: Any = False) -> int:
     """0, or the code of the first broken rule (Python only: a tier-2 shape is never
     compiled). The file itself is checked when it is read (:func:`load`)."""
     if not (isinstance(mesh, str | os.PathLike) or _is_trimesh(mesh)) or mesh == "":
         return MESH_GIVEN
     if units is not None and _unit_factor(units) is None:
         return UNITS_VALID
+    if weld_tolerance(weld) is None:
+        return WELD_VALID
+    if hull_flag(hull) is None:
+        return HULL_VALID
     return 0
 
 
@@ -100,6 +145,7 @@ class LoadedMesh:
     factor: float
     integrals: PolyhedronIntegrals
     format: str
+    report: Any = None  # rigidparts.shapes._mesh_repair.MeshReport
 
 
 _CACHE: OrderedDict[tuple[Any, ...], LoadedMesh] = OrderedDict()
@@ -126,9 +172,18 @@ def _read_file(path: Path, suffix: str, source: Any) -> tuple[np.ndarray, np.nda
     return np.asarray(loaded.vertices), np.asarray(loaded.faces), getattr(loaded, "units", None)
 
 
-def load(source: Any, units: Any) -> LoadedMesh:
-    """The checked mesh of ``source`` (a path or a Trimesh) with coordinates in ``units``;
-    ParameterError naming ``mesh`` (the file and its defect) or ``units``."""
+def load(source: Any, units: Any, weld: Any = None, hull: Any = False) -> LoadedMesh:
+    """The checked (and, where it can be, repaired) mesh of ``source`` (a path or a Trimesh)
+    with coordinates in ``units``; ``weld`` the welding tolerance relative to the size (None:
+    the default), ``hull`` whether a refused mesh is replaced by its convex hull.
+    ParameterError naming ``mesh`` (the file and its defect), ``units``, ``weld`` or
+    ``hull``."""
+    tolerance = weld_tolerance(weld)
+    if tolerance is None:
+        raise ParameterError("weld", weld, RULES[WELD_VALID - 1].text)
+    use_hull = hull_flag(hull)
+    if use_hull is None:
+        raise ParameterError("hull", hull, RULES[HULL_VALID - 1].text)
     if _is_trimesh(source):
         key = None
         kind = "trimesh.Trimesh"
@@ -166,7 +221,7 @@ def load(source: Any, units: Any) -> LoadedMesh:
             ) from None
         if not path.is_file():
             raise ParameterError("mesh", _shown(source), "is not a file")
-        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, units)
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, units, tolerance, use_hull)
         found = _CACHE.get(key)
         if found is not None:
             _CACHE.move_to_end(key)
@@ -179,7 +234,7 @@ def load(source: Any, units: Any) -> LoadedMesh:
         vertices, faces, _ = _read_file(path, suffix, source)
     else:
         vertices, faces = raw
-    loaded = _checked(source, kind, vertices, faces, factor)
+    loaded = _checked(source, kind, vertices, faces, factor, tolerance, use_hull)
     if key is not None:
         _CACHE[key] = loaded
         if len(_CACHE) > _CACHE_SIZE:
@@ -187,7 +242,15 @@ def load(source: Any, units: Any) -> LoadedMesh:
     return loaded
 
 
-def _checked(source: Any, kind: str, vertices: Any, faces: Any, factor: float) -> LoadedMesh:
+def _checked(
+    source: Any,
+    kind: str,
+    vertices: Any,
+    faces: Any,
+    factor: float,
+    tolerance: float,
+    hull: bool,
+) -> LoadedMesh:
     shown = _shown(source) if not _is_trimesh(source) else "trimesh.Trimesh"
 
     def defect(text: str) -> ParameterError:
@@ -208,19 +271,43 @@ def _checked(source: Any, kind: str, vertices: Any, faces: Any, factor: float) -
         raise defect(f"has {bad} vertices with non-finite coordinates (nan or inf)")
     if faces.min() < 0 or faces.max() >= len(vertices):
         raise defect("has triangles that name vertices it does not have")
-    vertices, faces = merge_exact(vertices, faces)
+    from ._mesh_repair import classify
+
     try:
-        check_closed(faces, len(vertices))
-        found = integrals(vertices, faces)
+        vertices, faces, found, report = classify(
+            vertices, faces, weld_tolerance=tolerance, hull=hull
+        )
     except MeshDefect as exc:
-        raise defect(str(exc)) from None
-    return LoadedMesh(vertices, faces, factor, found, kind)
+        hint = "" if hull else " (hull=True / --hull yes: use its convex hull instead)"
+        raise defect(f"{exc}{hint}") from None
+    return LoadedMesh(vertices, faces, factor, found, kind, report)
+
+
+def _load(dimensions: Mapping[str, Any]) -> LoadedMesh:
+    return load(
+        dimensions["mesh"],
+        dimensions["units"],
+        dimensions.get("weld"),
+        dimensions.get("hull", False),
+    )
+
+
+def report(dimensions: Mapping[str, Any]) -> dict[str, Any]:
+    """The mesh's class and what was done (:class:`~._mesh_repair.MeshReport`), JSON-ready,
+    with the triangles and vertices of the surface used."""
+    loaded = _load(dimensions)
+    return {
+        **loaded.report.to_dict(),
+        "triangles": len(loaded.faces),
+        "vertices": len(loaded.vertices),
+        "summary": loaded.report.summary(),
+    }
 
 
 def general_form(dimensions: Mapping[str, Any], density: float) -> tuple[float, MassProperties]:
     """``(volume m^3, MassProperties in C = frame_a)``: the exact integrals of the solid,
     scaled from the file's unit to metres."""
-    loaded = load(dimensions["mesh"], dimensions["units"])
+    loaded = _load(dimensions)
     f = loaded.factor
     poly = loaded.integrals
     volume = poly.volume * f**3
@@ -245,7 +332,7 @@ def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
     from ._meshing import trimesh_module
 
     trimesh = trimesh_module()
-    loaded = load(dimensions["mesh"], dimensions["units"])
+    loaded = _load(dimensions)
     return trimesh.Trimesh(
         vertices=loaded.vertices * loaded.factor, faces=loaded.faces, process=False
     )
@@ -257,7 +344,12 @@ def example() -> dict[str, Any]:
     from ._meshing import trimesh_module
 
     trimesh = trimesh_module()
-    return {"mesh": trimesh.creation.box(extents=(1.0, 0.5, 0.25)), "units": "m"}
+    return {
+        "mesh": trimesh.creation.box(extents=(1.0, 0.5, 0.25)),
+        "units": "m",
+        "weld": 1e-9,
+        "hull": False,
+    }
 
 
 SPEC = register(
@@ -277,6 +369,22 @@ SPEC = register(
                 None,
                 "length unit of the file's coordinates (mm, m, in, ...); required but for glTF",
                 kind="text",
+            ),
+            Param(
+                "weld",
+                None,
+                "welding tolerance relative to the part's size: vertices closer are merged "
+                "(default 1e-9; 0: none)",
+                kind="text",
+                plain=lambda value: weld_tolerance(value),
+            ),
+            Param(
+                "hull",
+                False,
+                "use the convex hull of a mesh that bounds no solid (yes/no), the volume "
+                "difference stated",
+                kind="text",
+                plain=lambda value: hull_flag(value),
             ),
         ),
         rules=RULES,

@@ -1,0 +1,271 @@
+"""Meshes as found in the wild (``rp.MeshBody``, :mod:`rigidparts.shapes._mesh_repair`): each
+class (closed, inside-out, welded, several shells nested / disjoint / overlapping, small
+holes, refused, convex hull) against closed forms of rp.Box and trimesh's own integrals, the
+report naming the class and the action, the command line, and real meshes that pybullet_data
+ships (some not closed)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rigidparts as rp
+
+trimesh = pytest.importorskip("trimesh")
+
+
+def box(extents, at=(0.0, 0.0, 0.0)):
+    mesh = trimesh.creation.box(extents=extents)
+    mesh.apply_translation(at)
+    return mesh
+
+
+def joined(*meshes, flip=()):
+    vertices, faces, offset = [], [], 0
+    for k, mesh in enumerate(meshes):
+        f = np.asarray(mesh.faces)
+        vertices.append(np.asarray(mesh.vertices))
+        faces.append((f[:, ::-1] if k in flip else f) + offset)
+        offset += len(mesh.vertices)
+    return trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
+
+
+def soup(mesh, jitter=0.0, seed=0):
+    """Every triangle with its own copy of its corners (as an STL has them), each corner moved
+    by up to ``jitter`` (absolute) at random."""
+    corners = np.asarray(mesh.vertices)[np.asarray(mesh.faces)].reshape(-1, 3)
+    rng = np.random.default_rng(seed)
+    corners = corners + rng.uniform(-jitter, jitter, size=corners.shape)
+    return trimesh.Trimesh(corners, np.arange(len(corners)).reshape(-1, 3), process=False)
+
+
+def rp_box(x, y, z, **kw):
+    return rp.Box(length=x, width=z, height=y, **kw)
+
+
+def test_closed_is_used_as_it_is() -> None:
+    body = rp.MeshBody(mesh=box((3.0, 2.0, 1.0)), units="m")
+    report = body.mesh_report
+    assert report["class"] == "closed" and report["actions"] == [] and report["exact"]
+    assert body.volume == pytest.approx(6.0, rel=1e-15)
+
+
+def test_inside_out_is_flipped_and_exact() -> None:
+    mesh = box((0.3, 0.2, 0.1))
+    body = rp.MeshBody(mesh=joined(mesh, flip=(0,)), units="m")
+    assert body.mesh_report["class"] == "inside-out" and body.mesh_report["exact"]
+    assert any("flipped" in a for a in body.mesh_report["actions"])
+    expected = rp_box(0.3, 0.2, 0.1)
+    assert body.mass == pytest.approx(expected.mass, rel=1e-14)
+    np.testing.assert_allclose(body.inertia, expected.inertia, atol=1e-14 * expected.inertia.max())
+
+
+@pytest.mark.parametrize("relative_jitter", [1e-15, 1e-12, 2e-10])
+def test_closed_up_to_rounding_is_welded(relative_jitter) -> None:
+    """A triangle soup whose copies of a corner differ by up to 2e-10 of the size (under the
+    default 1e-9): welded, and the integrals are those of the clean mesh to the jitter's
+    order (trimesh's integrals of the clean sphere: an independent implementation)."""
+    clean = trimesh.creation.icosphere(subdivisions=3, radius=0.05)
+    size = float(np.linalg.norm(clean.extents))
+    body = rp.MeshBody(mesh=soup(clean, relative_jitter * size / 4), units="m", density=1.0)
+    report = body.mesh_report
+    assert report["class"] == "welded" and report["exact"]
+    assert report["welded_vertices"] > 0 and report["triangles"] == len(clean.faces)
+    assert body.volume == pytest.approx(clean.volume, rel=100 * relative_jitter + 1e-14)
+    tolerance = (100 * relative_jitter + 1e-14) * clean.moment_inertia.max()
+    np.testing.assert_allclose(body.inertia, clean.moment_inertia, rtol=0, atol=tolerance)
+
+
+def test_gaps_over_the_tolerance_are_refused_unless_weld_allows_them() -> None:
+    clean = trimesh.creation.icosphere(subdivisions=2, radius=1.0)
+    size = float(np.linalg.norm(clean.extents))
+    rough = soup(clean, 1e-7 * size)
+    with pytest.raises(rp.ParameterError, match="not a closed") as info:
+        rp.MeshBody(mesh=rough, units="m")
+    assert info.value.parameter == "mesh"
+    body = rp.MeshBody(mesh=rough, units="m", weld=1e-5)
+    assert body.mesh_report["class"] == "welded"
+    assert body.volume == pytest.approx(clean.volume, rel=1e-5)
+    with pytest.raises(rp.ParameterError, match="not a closed"):
+        rp.MeshBody(mesh=soup(clean, 1e-12 * size), units="m", weld=0)
+    with pytest.raises(rp.ParameterError, match="welding tolerance") as info:
+        rp.MeshBody(mesh=clean, units="m", weld=0.5)
+    assert info.value.parameter == "weld"
+
+
+def test_overlapping_shells_are_unioned_never_summed(tmp_path) -> None:
+    """Two 20 x 15 x 20 mm boxes 10 mm apart: 12000 mm^3 summed, 9000 mm^3 the solid (the
+    30 x 15 x 20 mm box)."""
+    path = tmp_path / "overlap.stl"
+    joined(box((20, 15, 20)), box((20, 15, 20), (10, 0, 0))).export(path)
+    body = rp.MeshBody(mesh=str(path), units="mm", material="aluminium")
+    expected = rp_box(0.03, 0.015, 0.02, material="aluminium")
+    assert body.volume == pytest.approx(9000e-9, rel=1e-12)
+    assert body.mass == pytest.approx(expected.mass, rel=1e-12)
+    np.testing.assert_allclose(body.inertia, expected.inertia, atol=1e-12 * expected.inertia.max())
+    report = body.mesh_report
+    assert report["class"] == "shells" and not report["exact"]
+    assert "unioned" in report["summary"] and "12000" in report["summary"]
+
+
+@pytest.mark.parametrize("inner_flipped", [False, True])
+def test_nested_shells_are_cavities(inner_flipped) -> None:
+    """A 20 mm cube with a centred 10 mm cubic cavity, the inner shell wound either way:
+    the big cube's closed form minus the small one's (same centre)."""
+    mesh = joined(box((20, 20, 20)), box((10, 10, 10)), flip=(1,) if inner_flipped else ())
+    body = rp.MeshBody(mesh=mesh, units="mm", density=1000.0)
+    big = rp_box(0.02, 0.02, 0.02, density=1000.0)
+    small = rp_box(0.01, 0.01, 0.01, density=1000.0)
+    assert body.mass == pytest.approx(big.mass - small.mass, rel=1e-13)
+    np.testing.assert_allclose(body.inertia, big.inertia - small.inertia,
+                               atol=1e-13 * big.inertia.max())  # fmt: skip
+    report = body.mesh_report
+    assert report["class"] == "shells" and report["exact"] and report["shells"] == 2
+    assert "cavit" in report["summary"] or inner_flipped
+
+
+def test_disjoint_shells_are_summed_exactly() -> None:
+    body = rp.MeshBody(mesh=joined(box((1, 1, 1)), box((1, 1, 1), (3, 0, 0))), units="m")
+    assert body.volume == pytest.approx(2.0, rel=1e-15)
+    np.testing.assert_allclose(body.center_of_mass, [1.5, 0, 0], atol=1e-15)
+    assert body.mesh_report["exact"] and "disjoint" in body.mesh_report["summary"]
+
+
+def test_a_small_hole_is_capped_within_its_bound() -> None:
+    sphere = trimesh.creation.icosphere(subdivisions=4, radius=1.0)
+    holed = trimesh.Trimesh(sphere.vertices, sphere.faces[1:], process=False)
+    body = rp.MeshBody(mesh=holed, units="m", density=1.0)
+    report = body.mesh_report
+    assert report["class"] == "holes" and report["holes_capped"] == 1 and not report["exact"]
+    assert 0.0 < report["volume_bound"] < 1e-3
+    # the capped triangle is the missing one (a flat hole): the closed sphere's volume
+    assert abs(body.volume / sphere.volume - 1) <= report["volume_bound"]
+
+
+def test_a_bore_is_never_filled() -> None:
+    """A tube's surface without its end caps (two large holes): refused, naming them."""
+    tube = trimesh.creation.cylinder(radius=0.1, height=1.0, sections=64)
+    # keep the side only: triangles whose normals are radial
+    side = np.abs(tube.face_normals[:, 2]) < 1e-9
+    open_tube = trimesh.Trimesh(tube.vertices, tube.faces[side], process=False)
+    with pytest.raises(rp.ParameterError, match="not filled") as info:
+        rp.MeshBody(mesh=open_tube, units="m")
+    assert "hull=True" in str(info.value)
+
+
+def test_hull_on_request_states_the_difference() -> None:
+    cube = box((1, 1, 1))
+    open_cube = trimesh.Trimesh(cube.vertices, cube.faces[2:], process=False)  # a face missing
+    with pytest.raises(rp.ParameterError, match="not filled"):
+        rp.MeshBody(mesh=open_cube, units="m")
+    body = rp.MeshBody(mesh=open_cube, units="m", hull=True)
+    assert body.volume == pytest.approx(1.0, rel=1e-15)
+    report = body.mesh_report
+    assert report["class"] == "hull" and not report["exact"]
+    # the open cube's signed volume about its centre: 5 of the 6 pyramids, 5/6
+    assert report["hull_difference"] == pytest.approx(1 / 6, rel=1e-12)
+
+
+def test_non_manifold_and_inconsistent_are_refused_with_the_reason() -> None:
+    cube = box((1, 1, 1))
+    twisted = trimesh.Trimesh(cube.vertices, np.vstack([cube.faces[:1, ::-1], cube.faces[1:]]),
+                              process=False)  # fmt: skip
+    with pytest.raises(rp.ParameterError, match="inconsistently wound"):
+        rp.MeshBody(mesh=twisted, units="m")
+    doubled = trimesh.Trimesh(cube.vertices, np.vstack([cube.faces, cube.faces[:1]]),
+                              process=False)  # fmt: skip
+    with pytest.raises(rp.ParameterError, match="non-manifold"):
+        rp.MeshBody(mesh=doubled, units="m")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    angles=st.tuples(*[st.floats(-math.pi, math.pi)] * 3),
+    offset=st.tuples(*[st.floats(-100, 100)] * 3),
+    flip=st.booleans(),
+    jitter=st.floats(0.0, 2e-10),
+)
+def test_a_moved_flipped_jittered_box_keeps_its_volume(angles, offset, flip, jitter) -> None:
+    """Invariant: whatever the placement, the winding and sub-tolerance jitter, the volume
+    is the box's (1 x 2 x 3) to the jitter's order."""
+    from scipy.spatial.transform import Rotation
+
+    mesh = box((1.0, 2.0, 3.0))
+    vertices = Rotation.from_euler("xyz", angles).apply(mesh.vertices) + offset
+    moved = trimesh.Trimesh(vertices, mesh.faces[:, ::-1] if flip else mesh.faces,
+                            process=False)  # fmt: skip
+    size = math.sqrt(14.0)
+    body = rp.MeshBody(mesh=soup(moved, jitter * size / 4, seed=1), units="m")
+    assert body.volume == pytest.approx(6.0, rel=1e-9)
+    assert body.mesh_report["class"] in ("closed", "inside-out", "welded")
+
+
+def test_command_line_reports_the_class_and_the_action(tmp_path, capsys) -> None:
+    from rigidparts.commands import main
+
+    path = tmp_path / "overlap.stl"
+    joined(box((20, 15, 20)), box((20, 15, 20), (10, 0, 0))).export(path)
+    assert main(["meshbody", str(path), "--units", "mm", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["volume"] == pytest.approx(9e-6, rel=1e-12)
+    assert data["mesh_report"]["class"] == "shells" and "unioned" in data["mesh_report"][
+        "summary"]  # fmt: skip
+    assert main(["meshbody", str(path), "--units", "mm"]) == 0
+    assert "unioned with manifold3d" in capsys.readouterr().out
+    cube = box((10, 10, 10))
+    open_path = tmp_path / "open.stl"
+    trimesh.Trimesh(cube.vertices, cube.faces[2:], process=False).export(open_path)
+    assert main(["meshbody", str(open_path), "--units", "mm"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: mesh='") and "open.stl" in err and "not filled" in err
+    assert main(["meshbody", str(open_path), "--units", "mm", "--hull", "yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mesh_report"]["class"] == "hull"
+    assert data["volume"] == pytest.approx(1e-6, rel=1e-12)
+    sphere = trimesh.creation.icosphere(subdivisions=2)
+    rough = tmp_path / "rough.ply"
+    soup(sphere, 1e-7).export(rough)
+    assert main(["meshbody", str(rough), "--units", "m"]) == 2
+    capsys.readouterr()
+    assert main(["meshbody", str(rough), "--units", "m", "--weld", "1e-5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mesh_report"]["class"] == "welded"
+
+
+def pybullet_meshes(limit: int = 40) -> list[str]:
+    pybullet_data = pytest.importorskip("pybullet_data")
+    from pathlib import Path
+
+    root = Path(pybullet_data.getDataPath())
+    found = sorted(
+        p for p in [*root.rglob("*.stl"), *root.rglob("*.obj")]
+        if p.stat().st_size < 400_000 and "random_urdfs" not in p.parts
+    )  # fmt: skip
+    return [str(p) for p in found[:: max(1, len(found) // limit)]][:limit]
+
+
+def test_real_meshes_from_pybullet_data_are_classified_or_refused_with_a_reason() -> None:
+    """Every mesh is either a body whose report names its class (and, for a closed one, whose
+    volume is trimesh's) or one ParameterError line naming the file and the defect."""
+    paths = pybullet_meshes()
+    if not paths:
+        pytest.skip("pybullet_data ships no meshes here")
+    classes = set()
+    for path in paths:
+        try:
+            body = rp.MeshBody(mesh=path, units="m")
+        except rp.ParameterError as exc:
+            assert exc.parameter == "mesh" and exc.value == path and "\n" not in str(exc)
+            continue
+        report = body.mesh_report
+        classes.add(report["class"])
+        assert report["class"] in ("closed", "inside-out", "welded", "shells", "holes")
+        if report["class"] == "closed":
+            loaded = trimesh.load(path, force="mesh")
+            if loaded.is_watertight and loaded.is_winding_consistent and loaded.is_volume:
+                assert body.volume == pytest.approx(abs(loaded.volume), rel=1e-9)
+    assert classes  # at least one real mesh was taken
