@@ -11,8 +11,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import tempfile
-import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +21,7 @@ from hypothesis import strategies as st
 import rigidparts as rp
 from rigidparts.errors import ModelError
 from rigidparts.formats import sdf
-from rigidparts.transforms import IDENTITY, compose, invert, rpy_to_matrix
+from rigidparts.transforms import IDENTITY, compose, invert
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -807,17 +805,8 @@ def big_sdf(links: int) -> str:
     return "\n".join(parts)
 
 
-def test_ten_thousand_links_read_fast(tmp_path: Path) -> None:
-    """As for URDF: a small multiple of ElementTree's C parse of the same file."""
+def test_ten_thousand_links_are_read(tmp_path: Path) -> None:
+    """Every link and joint of a 10 000-link file (its speed: benchmarks/read_files.py)."""
     path = write(tmp_path, big_sdf(10_000))
-    data = path.read_bytes()
-    rpy_to_matrix((0.1, 0.2, 0.3))  # scipy imported before the clock starts
-    start = time.process_time()
-    ET.fromstring(data)
-    parse_time = time.process_time() - start
-    start = time.process_time()
     description = sdf.read(path)
-    read_time = time.process_time() - start
     assert len(description.links) == 10_000 and len(description.joints) == 10_000
-    assert read_time < 12 * parse_time + 0.05
-    assert read_time < 10.0

@@ -10,8 +10,6 @@ parser where it is installed.
 from __future__ import annotations
 
 import math
-import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +20,7 @@ from hypothesis import strategies as st
 import rigidparts as rp
 from rigidparts.errors import ModelError
 from rigidparts.formats import urdf
-from rigidparts.transforms import IDENTITY, compose, invert, rpy_to_matrix
+from rigidparts.transforms import IDENTITY, compose, invert
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -712,23 +710,11 @@ def big_urdf(links: int) -> str:
     return "\n".join(parts)
 
 
-def test_ten_thousand_links_read_fast(tmp_path: Path) -> None:
-    """A 10 000-link file reads in a small multiple of the time ElementTree's C parser alone
-    takes to parse it (measured on the same machine, so the bound does not depend on its
-    speed; 3x to 7x here, 1.2 to 2.4 s of CPU on a heavily loaded 2-core machine), and within
-    10 s in any case."""
+def test_ten_thousand_links_are_read(tmp_path: Path) -> None:
+    """Every link and joint of a 10 000-link file (its speed: benchmarks/read_files.py)."""
     path = write(tmp_path, big_urdf(10_000))
-    data = path.read_bytes()
-    rpy_to_matrix((0.1, 0.2, 0.3))  # scipy imported before the clock starts
-    start = time.process_time()
-    ET.fromstring(data)
-    parse_time = time.process_time() - start
-    start = time.process_time()
     description = urdf.read(path)
-    read_time = time.process_time() - start
     assert len(description.links) == 10_000 and len(description.joints) == 9_999
-    assert read_time < 12 * parse_time + 0.05
-    assert read_time < 10.0
 
 
 def test_pose_batch_rotations_are_nan_until_flush() -> None:
