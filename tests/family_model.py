@@ -34,6 +34,14 @@ SPECIAL_VARIANTS: dict[str, dict[str, dict[str, Any]]] = {
         "no_fillet": {"root_radius": 0.0},
         "web_as_wide": {"root_radius": 0.0, "web_thickness": 0.1 * SCALE},  # a solid box
     },
+    # declared in a moved and turned frame, with products of inertia
+    "rigid_body": {
+        "rotated": {
+            "center_of_mass": (0.01, -0.02, 0.03),
+            "inertia": (0.02, 0.03, 0.025, 0.001, -0.002, 0.0005),
+            "frame": {"position": (0.1, 0.0, -0.05), "rpy": (0.3, -0.7, 1.9)},
+        }
+    },
 }
 
 
@@ -99,7 +107,7 @@ def every_body() -> dict[str, rp.Component]:
             keywords = dict(keywords)
             if spec.axis:
                 keywords["axis"] = next(axes)
-            if "mass" not in keywords:
+            if "mass" not in keywords and not spec.mass_only:
                 keywords["material"] = next(materials)
             bodies[f"{name}_{variant}"] = cls(**keywords)
     return bodies

@@ -276,6 +276,27 @@ def tensor_relative_error(got: np.ndarray, reference: Any) -> float:
 # -- frames (the NOTES.md rule, written independently of rigidparts.frames) ---------------------
 
 
+#: Unit roundoff (2^-53).
+U = np.finfo(np.float64).eps / 2
+
+#: Between a body's axis and :func:`rule_directions`' (numpy: its norm is a BLAS
+#: dot product, whose order and FMA use are the library's): each side computes |v|^2 as a sum of
+#: three non-negative products (relative error <= gamma_3 <= 3.01 u in any order), its square
+#: root (half that, + u) and the quotient (+ u): each entry within 3.52 u |e_i| of the exact
+#: unit vector, so the two within 7.04 u |e_i| <= 8 u of each other.
+AXIS_BOUND = 8 * U
+
+#: Between a body's height and width directions and :func:`rule_directions`'. Height: h = u -
+#: (u . e) e normalised, u a unit world axis (then u . e = e_k exactly) or the explicit
+#: direction (normalised: 3.52 u; its dot with e: gamma_3 + 2 * 3.52 u). Unnormalised, each
+#: entry is within 20 u of the exact one, and |h| >= 0.7 (the world axis after the largest
+#: component: |h|^2 = 1 - e_k^2 >= 1/2; the explicit directions of the tests: |h| >= 0.82);
+#: normalising at most doubles the relative error and adds 3.52 u: 2 * 20 u / 0.7 + 3.52 u <=
+#: 61 u per side. Width w = e x h: 2 * (3.52 + 61) u + 3 u <= 172 u per side. Both sides:
+#: 344 u < 384 u (4.3e-14, far below any error of the rule itself, which is O(1)).
+DIRECTION_BOUND = 384 * U
+
+
 def rule_directions(
     axis: Any, rotate90: bool = False, height_direction: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ once per distinct body. Speed is measured by ``benchmarks/big_models.py``, not h
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -15,6 +16,9 @@ import numpy as np
 import pytest
 
 import rigidparts as rp
+from rigidparts.commands import main
+from rigidparts.export import MuJoCoDepthWarning, export, mujoco_depth_warning, urdf_link_depth
+from rigidparts.export._common import MUJOCO_MAX_BODY_DEPTH
 from rigidparts.export.mjcf import MUJOCO_MAX_DEPTH, mjcf_files, to_mjcf, xml_text
 from rigidparts.model import Model, load_model
 
@@ -185,7 +189,7 @@ def test_a_deep_export_is_all_or_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(mjcf, "write_meshes", fail)
     with pytest.raises(OSError):
-        to_mjcf(chain(1100), path)
+        to_mjcf(chain(1000), path)
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
@@ -308,3 +312,164 @@ def test_a_deep_cycle_names_its_loop():
     with pytest.raises(rp.ModelError) as info:
         model.add_joint("back", "fixed", "b599", "b0")
     assert "closes a cycle b0 -> b1 -> " in str(info.value) and "b599 -> b0" in str(info.value)
+
+
+# -- MuJoCo's depth limit: 1023 nested bodies (issue 23, item 3) --------------------------------
+
+
+def spec_chain(mujoco, n: int):
+    """``n`` bodies nested below the world, built with MuJoCo's own model editing API (no
+    rigidparts, no XML). Welded (no joints): the limit is on the nesting, and a chain of 1000
+    hinges takes seconds to compile."""
+    spec = mujoco.MjSpec()
+    parent = spec.worldbody
+    for i in range(n):
+        parent = parent.add_body(name=f"b{i}", pos=[0, 0, -0.1], mass=1, inertia=[1e-3] * 3)
+    return spec
+
+
+def test_the_body_depth_limit_is_mujocos():
+    mujoco = pytest.importorskip("mujoco")
+    if not hasattr(mujoco, "MjSpec"):
+        pytest.skip("MuJoCo before 3.2 has no MjSpec")
+    built = spec_chain(mujoco, MUJOCO_MAX_BODY_DEPTH).compile()
+    assert built.nbody == MUJOCO_MAX_BODY_DEPTH + 1
+    with pytest.raises(ValueError, match="depth limit"):
+        spec_chain(mujoco, MUJOCO_MAX_BODY_DEPTH + 1).compile()
+
+
+def chain_toml(n: int) -> str:
+    """The model file of :func:`chain` (boxes: no meshes to write)."""
+    parts = [
+        f'[bodies.link{i}]\nshape = "box"\nlength = 0.1\nwidth = 0.02\nheight = 0.02\n'
+        "axis = [0, 0, -1]\n"
+        for i in range(n)
+    ]
+    for i in range(n):
+        parent = "world" if i == 0 else f"link{i - 1}.frame_b"
+        parts.append(
+            f'[[joints]]\nname = "hinge{i}"\ntype = "revolute"\nparent = "{parent}"\n'
+            f'child = "link{i}.frame_a"\naxis = [0, 1, 0]\n'
+        )
+    return "\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def too_deep(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("deep") / "deep.toml"
+    path.write_text(chain_toml(MUJOCO_MAX_BODY_DEPTH + 1), encoding="utf-8")
+    return path
+
+
+def test_export_refuses_mjcf_of_a_tree_too_deep_for_mujoco(too_deep, tmp_path, capsys):
+    deepest = f"link{MUJOCO_MAX_BODY_DEPTH}"
+    for name in ("deep.xml", "deep.mjcf"):
+        assert main(["export", str(too_deep), "-o", str(tmp_path / name)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+        assert err.startswith(f"error: bodies.{deepest}=")
+        assert f"{MUJOCO_MAX_BODY_DEPTH + 1} bodies deep" in err
+        assert f"at most {MUJOCO_MAX_BODY_DEPTH} nested bodies" in err and "URDF" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".urdf", ".sdf"])
+def test_export_warns_and_writes_the_other_formats(too_deep, tmp_path, capsys, suffix):
+    out = tmp_path / f"deep{suffix}"
+    assert main(["export", str(too_deep), "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"wrote {out}")
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"warning: {too_deep}: "), captured.err
+    assert f"{MUJOCO_MAX_BODY_DEPTH + 1} bodies deep" in lines[0]
+    assert f"at most {MUJOCO_MAX_BODY_DEPTH} nested bodies" in lines[0]
+    assert out.stat().st_size > 0
+
+
+def test_the_library_refuses_mjcf_and_warns_for_the_rest(tmp_path):
+    model = chain(MUJOCO_MAX_BODY_DEPTH + 1)
+    for call in (
+        lambda: export(model, tmp_path / "c.xml"),
+        lambda: to_mjcf(model, tmp_path / "c.xml"),
+    ):
+        with pytest.raises(rp.ModelError, match="at most 1023 nested bodies") as info:
+            call()
+        assert info.value.parameter == f"bodies.link{MUJOCO_MAX_BODY_DEPTH}"
+    assert list(tmp_path.iterdir()) == []
+    with pytest.warns(MuJoCoDepthWarning, match="1024 bodies deep"):
+        export(model, tmp_path / "c.sdf")
+    assert (tmp_path / "c.sdf").exists()
+
+
+def test_usd_is_written_with_the_same_warning():
+    """(USD is written like URDF and SDF: its writer is slow on 1000 bodies, so the rule is
+    checked here, and the writing by the other formats.)"""
+    words = mujoco_depth_warning(chain(MUJOCO_MAX_BODY_DEPTH + 1), "usd")
+    assert words is not None and "1024 bodies deep" in words and "USD file is written" in words
+
+
+def test_a_chain_at_the_limit_has_no_word_but_its_urdf():
+    model = chain(MUJOCO_MAX_BODY_DEPTH)
+    for format in ("mjcf", "sdf", "usd"):
+        assert mujoco_depth_warning(model, format) is None
+    assert "1024 links deep" in mujoco_depth_warning(model, "urdf")
+    assert mujoco_depth_warning(chain(MUJOCO_MAX_BODY_DEPTH - 1), "urdf") is None
+
+
+def urdf_tree_depth(text: str) -> tuple[str, int]:
+    """The deepest link of a URDF text below its ``world`` link, read from its joints."""
+    root = ET.fromstring(text)
+    parent = {j.find("child").get("link"): j.find("parent").get("link") for j in root.iter("joint")}
+    depth: dict[str, int] = {"world": 0}
+    for link in parent:
+        chain_up = [link]
+        while chain_up[-1] not in depth:
+            chain_up.append(parent[chain_up[-1]])
+        for below, above in zip(reversed(chain_up[:-1]), reversed(chain_up[1:]), strict=True):
+            depth[below] = depth[above] + 1
+    deepest = max(depth.values())
+    return next(k for k, v in depth.items() if v == deepest), deepest
+
+
+def test_the_urdf_link_depth_is_the_written_files():
+    """Frames are links in a URDF (and a body held at another frame hangs below that frame's
+    link), so MuJoCo meets its limit sooner on the URDF than on the MJCF; the depth the
+    warning uses is the one of the text the URDF writer writes."""
+    from rigidparts.export.urdf import to_urdf
+
+    held_by_b = Model("held")
+    parent = "world"
+    for i in range(6):
+        held_by_b.add_body(f"b{i}", rp.Box(length=0.1, width=0.02, height=0.02))
+        held_by_b.add_joint(f"j{i}", "revolute", parent, f"b{i}.frame_b" if i % 2 else f"b{i}",
+                            axis=(0, 1, 0))  # fmt: skip
+        parent = f"b{i}.frame_com"
+    for model in (chain(7), held_by_b, load_model(EXAMPLES / "serial_arm.toml")):
+        assert urdf_link_depth(model)[1] == urdf_tree_depth(to_urdf(model, sections=8))[1]
+
+
+def test_a_urdf_too_deep_for_mujoco_is_written_with_a_warning(tmp_path):
+    """chain(1023): its MJCF loads, its URDF is 1024 links deep (its frames below the last
+    body). MuJoCo's verdict on the URDFs of chain(1022) and chain(1023), 10 s each to load,
+    was checked by hand: 1022 loads, 1023 does not."""
+    with pytest.warns(MuJoCoDepthWarning, match="1024 links deep"):
+        export(chain(MUJOCO_MAX_BODY_DEPTH), tmp_path / "deep.urdf")
+    assert (tmp_path / "deep.urdf").exists()
+
+
+def test_simulate_refuses_a_too_deep_tree_before_any_work(too_deep, tmp_path, capsys, monkeypatch):
+    pytest.importorskip("mujoco")
+    sim = importlib.import_module("rigidparts.sim.simulate")  # the package's name is the function
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the MJCF was built: the depth was not checked first")
+
+    monkeypatch.setattr(sim, "mjcf_files", no_work)
+    with pytest.raises(rp.ModelError, match="1024 bodies deep"):
+        rp.simulate(chain(MUJOCO_MAX_BODY_DEPTH + 1), duration=2e-3, timestep=1e-3)
+    csv = tmp_path / "run.csv"
+    assert main(["simulate", str(too_deep), "-o", str(csv)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"error: bodies.link{MUJOCO_MAX_BODY_DEPTH}=") and "simulate" in err
+    assert not csv.exists()

@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 
 import rigidparts as rp
 from reference import (
+    AXIS_BOUND,
+    DIRECTION_BOUND,
     QUANTITIES,
     Exact,
     relative_error,
@@ -327,18 +329,26 @@ def test_radial_frames(axis, reference) -> None:
         stored_radius, stored_angle = disk.extra_frames[i - 1]
         assert stored_radius == pytest.approx(radius, rel=1e-15)
         assert stored_angle == pytest.approx(angle, rel=1e-15)
+        # e, h, w here are numpy's (BLAS norms and dots): within AXIS_BOUND and
+        # DIRECTION_BOUND of the body's (tests/reference.py), so a point r (cos h + sin w) is
+        # within r (|cos| + |sin|) DIRECTION_BOUND <= 1.5 r DIRECTION_BOUND of the body's, and
+        # a rotation made of either set (Rodrigues: c 1 + s [e]x + (1 - c) e e^T; the body's
+        # from its e, h, w) within 3 DIRECTION_BOUND per entry, which also bounds R R^T - 1
+        # (rows of norm 1 within that; the BLAS's gamma_3 is far below it)
+        scale = max(radius, 1)
         expected = radius * (math.cos(angle) * h + math.sin(angle) * w)
-        np.testing.assert_allclose(frame.position, expected, rtol=0, atol=4e-16 * max(radius, 1))
-        assert abs(frame.position @ e) <= 4e-16 * max(radius, 1)  # in the plane of the COM
+        near = 1.5 * DIRECTION_BOUND * scale
+        np.testing.assert_allclose(frame.position, expected, rtol=0, atol=near)
+        assert abs(frame.position @ e) <= near + AXIS_BOUND * scale  # in the plane of the COM
         rotation = frame.rotation
-        np.testing.assert_allclose(rotation, _rodrigues(e, angle), rtol=0, atol=1e-15)
-        np.testing.assert_allclose(rotation @ rotation.T, np.eye(3), rtol=0, atol=1e-15)
-        assert np.linalg.det(rotation) == pytest.approx(1.0, rel=1e-15)
+        turned = 3 * DIRECTION_BOUND  # the body's e, h, w are the rotation's columns
+        np.testing.assert_allclose(rotation, _rodrigues(e, angle), rtol=0, atol=turned)
+        np.testing.assert_allclose(rotation @ rotation.T, np.eye(3), rtol=0, atol=turned)
+        assert np.linalg.det(rotation) == pytest.approx(1.0, abs=5 * turned)
         # rotate frame_a by the angle, then move `radius` along the rotated reference axis
-        np.testing.assert_allclose(
-            frame.position, radius * (rotation @ h), rtol=0, atol=1e-15 * max(radius, 1)
-        )
-        np.testing.assert_allclose(rotation @ e, e, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(frame.position, radius * (rotation @ h), rtol=0,
+                                   atol=2 * turned * scale)  # fmt: skip
+        np.testing.assert_allclose(rotation @ e, e, rtol=0, atol=turned)
 
 
 def test_radial_frames_at_zero_angle_keep_frame_as_orientation() -> None:

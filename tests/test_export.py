@@ -11,11 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given as given_examples
+from hypothesis import settings
+from hypothesis import strategies as st
 
 import rigidparts as rp
 from rigidparts.commands import main
 from rigidparts.export import export, format_from_suffix
-from rigidparts.export._common import body_geometry, exported_inertia
+from rigidparts.export._common import body_geometry
+from rigidparts.export._inertial import link_inertial
 from rigidparts.export.mjcf import to_mjcf
 from rigidparts.export.sdf import to_sdf
 from rigidparts.export.urdf import to_urdf
@@ -221,22 +225,102 @@ def test_mjcf_relaxes_a_flat_plate_by_an_ulp_only():
 # -- URDF ------------------------------------------------------------------------------------
 
 
-def test_urdf_inertial_at_the_centre_of_mass_in_link_axes():
+def written_inertial(inertial: ET.Element, sdf: bool = False):
+    """``(centre of mass, R_AP, the six entries)`` of a URDF or SDFormat ``<inertial>``, the
+    rotation rebuilt by scipy from the roll-pitch-yaw angles (``Rz Ry Rx``, fixed axes)."""
+    from scipy.spatial.transform import Rotation
+
+    if sdf:
+        pose = numbers(inertial.find("pose").text)
+        entries = {e.tag: float(e.text) for e in inertial.find("inertia")}
+    else:
+        origin = inertial.find("origin").attrib
+        pose = numbers(origin["xyz"]) + numbers(origin["rpy"])
+        entries = {k: float(v) for k, v in inertial.find("inertia").attrib.items()}
+    return pose[:3], Rotation.from_euler("xyz", pose[3:]).as_matrix(), entries
+
+
+def check_principal_inertial(body, com, r_ap, entries, rpy) -> None:
+    """The ``<inertial>`` rules (export/_inertial.py): the centre of mass bit for bit; zero
+    products; a tensor diagonal in frame_a as it is (rpy exactly 0); any other in a principal
+    frame with the exact principal moments, within 63 degrees of frame_a (Mackenzie's 62.8,
+    the largest angle from the nearest of the cube's 24 rotations), whose rebuilt tensor is the
+    body's within 1e-15 of the trace (a few ulp: rpy -> R rounds each entry by ~2 eps)."""
+    assert com == body.center_of_mass.tolist()
+    assert entries["ixy"] == entries["ixz"] == entries["iyz"] == 0.0
+    moments = [entries["ixx"], entries["iyy"], entries["izz"]]
+    tensor = body.inertia
+    if not (tensor[0, 1] or tensor[0, 2] or tensor[1, 2]):
+        assert rpy == [0.0, 0.0, 0.0] and moments == np.diag(tensor).tolist()
+        return
+    assert sorted(moments) == body.principal_moments.tolist()
+    angle = math.degrees(math.acos(min(1.0, (np.trace(r_ap) - 1) / 2)))
+    assert angle <= 62.81
+    rebuilt = r_ap @ np.diag(moments) @ r_ap.T
+    assert np.max(np.abs(rebuilt - tensor)) <= 1e-15 * np.trace(tensor)
+
+
+def test_urdf_inertial_at_the_centre_of_mass_in_its_principal_frame():
     model = awkward_model()
     root = ET.fromstring(to_urdf(model))
     for name, body in model.bodies.items():
         inertial = root.find(f"link[@name='{name}']/inertial")
-        origin = inertial.find("origin").attrib
-        assert numbers(origin["xyz"]) == body.center_of_mass.tolist()
-        assert numbers(origin["rpy"]) == [0, 0, 0]
         assert float(inertial.find("mass").get("value")) == body.mass
-        i = inertial.find("inertia").attrib
-        tensor = body.inertia
-        for key, (r, c) in {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1),
-                            "iyz": (1, 2), "izz": (2, 2)}.items():  # fmt: skip
-            assert float(i[key]) == tensor[r, c], key
-    # the off-diagonal entries really are there for the tilted bar (no silent diagonalising)
-    assert float(root.find("link[@name='bar']/inertial/inertia").get("ixy")) != 0.0
+        com, r_ap, entries = written_inertial(inertial)
+        rpy = numbers(inertial.find("origin").get("rpy"))
+        check_principal_inertial(body, com, r_ap, entries, rpy)
+    # the tilted bar really is turned (its frame_a tensor is full): rpy carries its axes
+    assert numbers(root.find("link[@name='bar']/inertial/origin").get("rpy")) != [0, 0, 0]
+    # the tube along x is diagonal in frame_a: written as it is
+    assert numbers(root.find("link[@name='tube']/inertial/origin").get("rpy")) == [0, 0, 0]
+
+
+axes = st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v) > 0.1)
+
+
+@settings(max_examples=60, deadline=None)
+@given_examples(axes, st.floats(0.01, 2), st.floats(0.01, 2), st.floats(0.01, 2), st.booleans())
+def test_any_turned_body_gets_an_exact_principal_inertial(axis, length, width, height, cone):
+    """Any axis, box or cone: URDF and SDFormat write the same principal frame, and it
+    rebuilds the body's tensor to 1e-15 of the trace (scipy's rpy, not the library's)."""
+    body = (rp.Cone(length=length, radius_a=width, radius_b=height, axis=axis) if cone
+            else rp.Box(length=length, width=width, height=height, axis=axis))  # fmt: skip
+    model = Model("one")
+    model.add_body("b", body)
+    model.add_joint("j", "revolute", "world", "b", axis=(0, 0, 1))
+    urdf = ET.fromstring(to_urdf(model)).find("link[@name='b']/inertial")
+    sdf = ET.fromstring(to_sdf(model)).find("model/link[@name='b']/inertial")
+    com, r_ap, entries = written_inertial(urdf)
+    check_principal_inertial(body, com, r_ap, entries, numbers(urdf.find("origin").get("rpy")))
+    sdf_com, sdf_r, sdf_entries = written_inertial(sdf, sdf=True)
+    assert (sdf_com, sdf_entries) == (com, entries) and np.array_equal(sdf_r, r_ap)
+    # the angles rebuild the frame the exporter chose: each entry within 8 eps (one rounding
+    # per angle in matrix_to_rpy's atan2, then scipy's sines, cosines and two products)
+    chosen = link_inertial(body.mass_properties, margin=True).rotation
+    assert np.abs(r_ap - chosen).max() <= 8 * np.finfo(float).eps
+
+
+def test_a_mesh_body_gets_its_eigen_axes():
+    """A body without closed forms (principal axes from an eigen-decomposition): the same
+    rules, the moments those of ``numpy.linalg.eigvalsh`` of its tensor."""
+    trimesh = pytest.importorskip("trimesh")
+    from scipy.spatial.transform import Rotation
+
+    solid = trimesh.creation.box(extents=(0.3, 0.2, 0.1))
+    transform = np.eye(4)
+    transform[:3, :3] = Rotation.from_euler("xyz", [0.3, -0.2, 1.1]).as_matrix()
+    transform[:3, 3] = (0.05, -0.02, 0.1)
+    solid.apply_transform(transform)
+    body = rp.MeshBody(mesh=solid, units="m")
+    model = Model("mesh")
+    model.add_body("b", body)
+    model.add_joint("j", "revolute", "world", "b", axis=(0, 0, 1))
+    inertial = ET.fromstring(to_urdf(model)).find("link[@name='b']/inertial")
+    com, r_ap, entries = written_inertial(inertial)
+    check_principal_inertial(body, com, r_ap, entries, numbers(inertial.find("origin").get("rpy")))
+    reference = np.linalg.eigvalsh(body.inertia)
+    written = sorted([entries["ixx"], entries["iyy"], entries["izz"]])
+    assert np.max(np.abs(np.array(written) - reference)) <= 1e-15 * reference.sum()
 
 
 def test_urdf_structure_frames_and_mujoco_extension():
@@ -297,9 +381,9 @@ def test_sdf_links_frames_and_joints():
         pose = numbers(link.find("pose").text)
         np.testing.assert_allclose(pose[:3], poses[name][1], atol=1e-15)
         inertial = link.find("inertial")
-        assert numbers(inertial.find("pose").text) == [*body.center_of_mass.tolist(), 0, 0, 0]
         assert float(inertial.find("mass").text) == body.mass
-        assert float(inertial.find("inertia/ixz").text) == body.inertia[0, 2]
+        com, r_ap, entries = written_inertial(inertial, sdf=True)
+        check_principal_inertial(body, com, r_ap, entries, numbers(inertial.find("pose").text)[3:])
         for frame in body.frames:
             element = root.find(f"model/frame[@name='{name}.{frame}']")
             assert element.get("attached_to") == name
@@ -405,20 +489,55 @@ def test_bodies_given_by_mass_export_like_any_other():
         assert float(inertial["mass"]) == given
         assert numbers(inertial["diaginertia"]) == body.principal_moments.tolist()
         assert float(urdf.find(f"link[@name='{name}']/inertial/mass").get("value")) == given
-        izz = urdf.find(f"link[@name='{name}']/inertial/inertia").get("izz")
-        assert float(izz) == body.inertia[2, 2]
+        written = urdf.find(f"link[@name='{name}']/inertial/inertia").attrib
+        assert sorted(float(written[k]) for k in ("ixx", "iyy", "izz")) == sorted(
+            np.diag(body.inertia) if name == "pebble" else body.principal_moments
+        )
         assert float(sdf.find(f"model/link[@name='{name}']/inertial/mass").text) == given
 
 
-def test_exported_inertia_keeps_a_margin_only_at_the_triangle_edge():
+EPS = np.finfo(float).eps
+
+
+def test_a_turned_plate_at_the_triangle_edge_keeps_a_margin_in_urdf_only():
+    """A plate 1e-8 of its width thick, turned: its exact moments keep I1 + I2 >= I3 by less
+    than rounding. URDF (MuJoCo re-diagonalises it) raises the smallest by 64 eps trace, so
+    any eigen-solver still finds the inequality; SDFormat keeps the exact moments, with I3 at
+    most fl(I1 + I2)."""
     plate = rp.Box(length=9.716916376527109e-10, width=0.10673527790199387,
                    height=0.11732762412700279, axis=(0, 1, 1))  # fmt: skip
-    raised = exported_inertia(plate)
-    moments = np.linalg.eigvalsh(raised)
-    assert rp.inertia.invalidity_report(moments, tolerance=-32 * np.finfo(float).eps) is None
-    assert np.max(np.abs(raised - plate.inertia)) <= 1e-13 * np.trace(plate.inertia)
-    box = rp.Box(axis=(1, 2, 3))
-    assert np.array_equal(exported_inertia(box), box.inertia)
+    model = Model("edge")
+    model.add_body("plate", plate)
+    model.add_joint("j", "revolute", "world", "plate", axis=(0, 0, 1))
+    trace = float(plate.principal_moments.sum())
+    urdf = ET.fromstring(to_urdf(model)).find("link[@name='plate']/inertial/inertia").attrib
+    raised = sorted(float(urdf[k]) for k in ("ixx", "iyy", "izz"))
+    i1, i2, i3 = plate.principal_moments
+    assert raised[1:] == [i2, i3]
+    assert raised[0] == pytest.approx(i1 + 64 * EPS * trace, rel=0, abs=2 * EPS * trace)
+    assert raised[0] + raised[1] - raised[2] >= 32 * EPS * trace
+    sdf = ET.fromstring(to_sdf(model)).find("model/link[@name='plate']/inertial/inertia")
+    exact = sorted(float(sdf.find(k).text) for k in ("ixx", "iyy", "izz"))
+    assert exact[:2] == [i1, i2] and exact[2] in (i3, i1 + i2) and exact[2] <= i1 + i2
+
+
+def test_a_plate_along_an_axis_is_written_as_it_is_up_to_an_ulp():
+    """The same plate along y: diagonal in frame_a, read exactly by every engine, so no
+    margin: only I3 = fl(I1 + I2) where rounding broke the inequality (a few ulp)."""
+    plate = rp.Box(length=9.716916376527109e-10, width=0.10673527790199387,
+                   height=0.11732762412700279, axis=(0, 1, 0))  # fmt: skip
+    model = Model("edge")
+    model.add_body("plate", plate)
+    model.add_joint("j", "revolute", "world", "plate", axis=(0, 0, 1))
+    urdf = ET.fromstring(to_urdf(model)).find("link[@name='plate']/inertial/inertia")
+    sdf = ET.fromstring(to_sdf(model)).find("model/link[@name='plate']/inertial/inertia")
+    keys = ("ixx", "iyy", "izz")
+    for written in (np.array([float(urdf.get(k)) for k in keys]),
+                    np.array([float(sdf.find(k).text) for k in keys])):  # fmt: skip
+        diagonal = np.diag(plate.inertia)
+        assert np.max(np.abs(written - diagonal)) <= 4 * EPS * diagonal.max()
+        order = np.argsort(written)
+        assert written[order[0]] + written[order[1]] >= written[order[2]]
 
 
 # -- files -----------------------------------------------------------------------------------

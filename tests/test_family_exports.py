@@ -1,6 +1,7 @@
 """A model holding every registered shape, in every variant the shape takes, exports to MJCF,
-URDF and SDFormat with the geometry the formats hold natively (box, cylinder, sphere) where the
-body is solid and such a primitive, and a mesh otherwise; the Linkage's visual is its link mesh
+URDF and SDFormat with the geometry the formats hold natively (box, cylinder, sphere; capsule and
+ellipsoid in MJCF and SDFormat) where the body is solid and such a primitive, and a mesh
+otherwise; the Linkage's visual is its link mesh
 (its mass model is a cuboid, its drawing is not).
 
 The model is built from the registry (:data:`rigidparts.shapes.SHAPES`, :func:`rp.body_class`)
@@ -26,9 +27,12 @@ from hypothesis import strategies as st
 import rigidparts as rp
 from family_model import GIVEN_MASS, every_shape_model, extra_frames, variants
 from rigidparts.export import export
+from rigidparts.export._common import FORMAT_KINDS
 from rigidparts.model import Model
 from rigidparts.shapes import SHAPES
 from test_export_engines import (
+    EXACT,
+    MUJOCO_URDF,
     TOLERANCE,
     drake_plant,
     in_frame,
@@ -93,7 +97,8 @@ def files(tmp_path_factory) -> tuple[Model, dict[str, Path]]:
     """The every-shape model written in each format (64 sections), meshes beside it."""
     folder = tmp_path_factory.mktemp("every_shape")
     model = every_shape_model()
-    paths = {fmt: folder / f"every_shape{suffix}" for fmt, suffix in SUFFIXES.items()}
+    # One folder per format: their mesh folders differ (URDF draws capsules as meshes).
+    paths = {fmt: folder / fmt / f"every_shape{suffix}" for fmt, suffix in SUFFIXES.items()}
     for path in paths.values():
         export(model, path)
     return model, paths
@@ -160,6 +165,7 @@ def test_each_file_holds_native_primitives_for_solid_bodies_and_meshes_otherwise
             primitive = body.spec.primitive
             native = primitive is not None and primitive(body.dimensions) is not None
             expected = primitive(body.dimensions).kind if native else "mesh"
+            expected = expected if expected in FORMAT_KINDS[fmt] else "mesh"
         assert kinds[0] == expected, (name, fmt)
     # One file per distinct mesh: bodies of equal shape, size and axes share the first one's.
     meshes = {p.stem for p in (paths[fmt].parent / "every_shape_meshes").glob("*.obj")}
@@ -195,6 +201,19 @@ def primitive_mass_properties(kind: str, size, rotation, position, density: floa
         (r,) = size
         mass = density * 4 / 3 * math.pi * r**3
         moments = np.full(3, 0.4 * mass * r * r)
+    elif kind == "capsule":  # (radius, cylindrical part) along z: cylinder + two hemispheres
+        r, length = size
+        m_c = density * math.pi * r * r * length
+        m_h = density * 2 / 3 * math.pi * r**3  # centroid 3r/8 off its face, 83/320 m r^2
+        across = m_c * (3 * r * r + length * length) / 12 + 2 * m_h * (
+            83 * r * r / 320 + (length / 2 + 3 * r / 8) ** 2
+        )
+        mass = m_c + 2 * m_h
+        moments = np.array([across, across, m_c * r * r / 2 + 0.8 * m_h * r * r])
+    elif kind == "ellipsoid":
+        a, b, c = size
+        mass = density * 4 / 3 * math.pi * a * b * c
+        moments = mass / 5 * np.array([b * b + c * c, a * a + c * c, a * a + b * b])
     else:
         raise AssertionError(kind)
     rotation = np.asarray(rotation)
@@ -209,7 +228,8 @@ def mujoco_geometries(path: Path, bodies) -> dict[str, list[tuple]]:
     mj = mujoco.MjModel.from_xml_path(str(path))
     geom = mujoco.mjtGeom
     kinds = {geom.mjGEOM_BOX: "box", geom.mjGEOM_CYLINDER: "cylinder",
-             geom.mjGEOM_SPHERE: "sphere", geom.mjGEOM_MESH: "mesh"}  # fmt: skip
+             geom.mjGEOM_SPHERE: "sphere", geom.mjGEOM_MESH: "mesh",
+             geom.mjGEOM_CAPSULE: "capsule", geom.mjGEOM_ELLIPSOID: "ellipsoid"}  # fmt: skip
     out: dict[str, list[tuple]] = {}
     for name in bodies:
         body_id = mj.body(name).id
@@ -217,6 +237,7 @@ def mujoco_geometries(path: Path, bodies) -> dict[str, list[tuple]]:
             kind = kinds[int(mj.geom_type[g])]
             half = mj.geom_size[g]
             size = {"box": 2 * half, "cylinder": (half[0], 2 * half[1]), "sphere": half[:1],
+                    "capsule": (half[0], 2 * half[1]), "ellipsoid": half,
                     "mesh": ()}[kind]  # fmt: skip
             w, x, y, z = mj.geom_quat[g]
             rotation = Rotation.from_quat([x, y, z, w]).as_matrix()
@@ -228,8 +249,7 @@ def drake_geometries(path: Path, bodies) -> dict[str, list[tuple]]:
     """body -> [(kind, size, rotation, position)] of its illustration and proximity geometry
     in Drake's scene graph."""
     pytest.importorskip("pydrake")
-    from pydrake.geometry import Box, Convex, Cylinder, Mesh, Role, Sphere
-
+    from pydrake.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, Role, Sphere
 
     plant, scene_graph = drake_plant(path)
     inspector = scene_graph.model_inspector()
@@ -245,6 +265,10 @@ def drake_geometries(path: Path, bodies) -> dict[str, list[tuple]]:
                     kind, size = "cylinder", (shape.radius(), shape.length())
                 elif isinstance(shape, Sphere):
                     kind, size = "sphere", (shape.radius(),)
+                elif isinstance(shape, Capsule):
+                    kind, size = "capsule", (shape.radius(), shape.length())
+                elif isinstance(shape, Ellipsoid):
+                    kind, size = "ellipsoid", (shape.a(), shape.b(), shape.c())
                 else:
                     assert isinstance(shape, Mesh | Convex), (name, shape)
                     kind, size = "mesh", (Path(shape.source().path()).name,)
@@ -334,7 +358,10 @@ def test_mesh_files_are_the_bodies_own_meshes(files):
         np.testing.assert_allclose(loaded.vertices, own.vertices, rtol=0, atol=1e-15)
         np.testing.assert_array_equal(loaded.faces, own.faces)
         assert own.is_watertight, obj.stem
-        if shape_of(obj.stem) not in DRAWING_IS_NOT_MASS_MODEL and body.volume > 1e-9:
+        drawn_as_it_is = (
+            body.volume is not None and shape_of(obj.stem) not in DRAWING_IS_NOT_MASS_MODEL
+        )
+        if drawn_as_it_is and body.volume > 1e-9:  # (a body given by its mass: no volume)
             assert abs(own.volume / body.volume - 1) <= MESH_VOLUME, obj.stem
 
 
@@ -374,7 +401,11 @@ def registered_bodies(draw) -> rp.Component:
         outer = p.removeprefix("inner_")
         if p != outer and outer in dims:
             dims[p] = dims[outer] * draw(st.sampled_from([0.0, 0.5, 0.95, 1.0 - 1e-9]))
-    keywords: dict[str, Any] = {"density": draw(st.floats(100, 20000))}
+    keywords: dict[str, Any] = (
+        {"mass": draw(st.floats(0.01, 100))}
+        if spec.mass_only
+        else {"density": draw(st.floats(100, 20000))}
+    )
     if spec.axis:
         keywords["axis"] = draw(axes)
     if spec.cross_section:
@@ -406,7 +437,7 @@ def test_any_two_registered_bodies_arrive_exactly_in_mujoco_and_pinocchio(
     model.add_joint("weld", "fixed", weld,
                     "second." + data.draw(st.sampled_from(sorted(second.frames))))  # fmt: skip
     mj = mujoco.MjModel.from_xml_string(to_mjcf(model, sections=8))  # meshes embedded
-    assert mujoco_body_errors(mujoco, mj, model) <= TOLERANCE
+    assert mujoco_body_errors(mujoco, mj, model) <= EXACT
     pm = pin.buildModelFromXML(to_urdf(model, sections=8))  # kinematics only: no mesh files
     zero = model.zero_positions()
     world = model.body_mass_properties(zero)
@@ -422,11 +453,11 @@ def test_any_two_registered_bodies_arrive_exactly_in_mujoco_and_pinocchio(
 def worst_errors(model: Model, paths: dict[str, Path]) -> dict[tuple[str, str], float]:
     """Worst relative error (``test_export_engines.relative_error``: mass / mass, centre of
     mass / body size, inertia / trace) over every body of ``model`` as each engine loads each
-    format: MuJoCo per body, Drake per body, Pinocchio per joint (its moving link with the
-    bodies welded to it, about the joint frame) and per merged body (its fixed-joint frame)."""
+    format: MuJoCo per body, Drake per body, Pinocchio per merged body (its fixed-joint
+    frame), and, as ``("pinocchio", "urdf composites")``, per joint (its moving link with the
+    bodies welded to it, about the joint frame: sums Pinocchio forms itself)."""
     import mujoco
     import pinocchio as pin
-
 
     out = {}
     for fmt in ("mjcf", "urdf"):
@@ -444,6 +475,8 @@ def worst_errors(model: Model, paths: dict[str, Path]) -> dict[tuple[str, str], 
         reference = in_frame(composite, *frames[joint.child])
         rid = pm.inertias[pm.getJointId(joint.name)]
         worst = max(worst, relative_error(reference, rid.mass, rid.lever, rid.inertia))
+    out["pinocchio", "urdf composites"] = worst
+    worst = 0.0
     for frame in pm.frames:
         if frame.type == pin.FrameType.FIXED_JOINT and frame.inertia.mass != 0.0:
             if frame.name in model.joints:
@@ -473,8 +506,14 @@ def test_every_engine_and_format_within_the_tolerance(files):
     pytest.importorskip("pydrake")
 
     errors = worst_errors(*files)
-    assert set(errors) == set(ENGINES)
-    assert max(errors.values()) <= TOLERANCE, errors
+    assert set(errors) == {*ENGINES, ("pinocchio", "urdf composites")}
+    for key, error in errors.items():
+        assert error <= BOUNDS.get(key, EXACT), (key, errors)
+
+
+#: What each engine may differ by (test_export_engines.py): a body read from a file, EXACT;
+#: MuJoCo re-diagonalising a URDF tensor, MUJOCO_URDF; sums an engine forms itself, TOLERANCE.
+BOUNDS = {("mujoco", "urdf"): MUJOCO_URDF, ("pinocchio", "urdf composites"): TOLERANCE}
 
 
 if __name__ == "__main__":  # the figures of the report: worst error per engine and format

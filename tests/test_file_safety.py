@@ -322,9 +322,11 @@ def test_a_symlink_is_written_through(capsys, model_file, tmp_path, index) -> No
     assert code == 0, err
     assert link.is_symlink() and link.resolve() == real
     assert real.read_bytes() != b"old"
-    if suffix == ".urdf":  # the meshes sit beside the file the model file really is
-        assert (real_dir / "link_meshes" / "bob.obj").is_file()
-        assert "link_meshes/bob.obj" in real.read_text(encoding="utf-8")
+    if suffix == ".urdf":  # the meshes sit beside the file the model file really is, and are
+        # named after it (issue 23, item 7): the same folder as an export to it directly
+        assert (real_dir / "target_meshes" / "bob.obj").is_file()
+        assert "target_meshes/bob.obj" in real.read_text(encoding="utf-8")
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["link.urdf", "model.toml", "real"]
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -598,3 +600,247 @@ def test_a_late_delivery_of_ctrl_c_does_not_cut_the_clean_up(
         signal.signal(signal.SIGALRM, previous)
         fileio.clear_interrupt()
     assert list(tmp_path.iterdir()) == []
+
+
+# -- issue 23, item 1: no command writes over one of its inputs ---------------------------------
+
+
+@pytest.fixture
+def part(tmp_path: Path) -> Path:
+    """A CAD file in millimetres (a 40 x 20 x 10 mm block), as a user's STL."""
+    trimesh = pytest.importorskip("trimesh")
+    path = tmp_path / "F.stl"
+    trimesh.creation.box((40.0, 20.0, 10.0)).export(path)
+    return path
+
+
+def _aliases(path: Path) -> list[Path]:
+    """``path`` itself, a symlink to it and a hard link to it (all the same file)."""
+    link = path.with_name("link" + path.suffix)
+    link.symlink_to(path)
+    hard = path.with_name("hard" + path.suffix)
+    os.link(path, hard)
+    return [path, link, hard]
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_mesh_never_writes_over_its_input(capsys, part: Path, tmp_path: Path, force) -> None:
+    """``rigidparts mesh meshbody F.stl --units mm -o F.stl`` would replace the user's
+    millimetre file by the metre-scaled mesh: refused in one line naming the input, with or
+    without --force (which replaces read-only outputs, not inputs)."""
+    before = part.read_bytes()
+    aliases = _aliases(part)
+    for output in aliases:
+        for source in aliases[:2]:  # the file, and the file through a symlink
+            argv = ["mesh", "meshbody", source, "--units", "mm", "-o", output, *force]
+            code, out, err = run(capsys, *argv)
+            assert code == 2 and out == ""
+            line = one_error(err)
+            assert f"-o {output}: is the mesh file {source}" in line and "input" in line
+        assert part.read_bytes() == before
+    assert hidden_entries(tmp_path) == []
+
+
+def test_view_never_writes_over_the_file_it_draws(capsys, part: Path, tmp_path: Path) -> None:
+    picture = tmp_path / "F.png"
+    os.link(part, picture)  # the CAD file, also known by a picture's name
+    before = part.read_bytes()
+    code, out, err = run(capsys, "view", "meshbody", part, "--units", "mm", "-o", picture)
+    assert code == 2 and out == "" and "is the mesh file" in one_error(err)
+    assert part.read_bytes() == before
+
+
+MESH_MODEL = """\
+[bodies.bracket]
+shape = "mesh"
+file = "robot_meshes/bracket.obj"
+units = "mm"
+
+[[joints]]
+name = "hinge"
+type = "revolute"
+parent = "world"
+child = "bracket"
+axis = [0, 1, 0]
+"""
+
+
+@pytest.fixture
+def mesh_model(tmp_path: Path) -> Path:
+    """A model whose body is read from ``robot_meshes/bracket.obj`` (in mm): the folder an
+    export to ``robot.urdf`` writes its meshes into."""
+    trimesh = pytest.importorskip("trimesh")
+    (tmp_path / "robot_meshes").mkdir()
+    trimesh.creation.box((40.0, 20.0, 10.0)).export(tmp_path / "robot_meshes" / "bracket.obj")
+    path = tmp_path / "robot.toml"
+    path.write_text(MESH_MODEL, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("suffix", "fmt"), [(".urdf", "urdf"), (".sdf", "sdf"), (".xml", "mjcf")])
+def test_export_never_replaces_a_file_its_model_reads(capsys, mesh_model, tmp_path, suffix, fmt):
+    before = snapshot(tmp_path)
+    for output in (tmp_path / f"robot{suffix}", tmp_path / "robot_meshes" / "bracket.obj"):
+        code, out, err = run(capsys, "export", mesh_model, "-o", output, "--format", fmt,
+                             "--force")  # fmt: skip
+        assert code == 2 and out == ""
+        line = one_error(err)
+        assert "bodies.bracket" in line and "bracket.obj" in line
+    assert snapshot(tmp_path) == before and hidden_entries(tmp_path) == []
+    # elsewhere it is written, meshes in metres beside it
+    code, _, err = run(capsys, "export", mesh_model, "-o", tmp_path / "out" / f"arm{suffix}")
+    assert code == 0, err
+    assert snapshot(tmp_path)["robot_meshes/bracket.obj"] == before["robot_meshes/bracket.obj"]
+
+
+@pytest.mark.skipif(__import__("importlib").util.find_spec("mujoco") is None, reason="needs MuJoCo")
+@pytest.mark.parametrize("option", ["-o", "--html"])
+def test_simulate_never_writes_over_a_file_its_model_reads(capsys, mesh_model, tmp_path, option):
+    mesh = tmp_path / "robot_meshes" / "bracket.obj"
+    alias = tmp_path / ("bracket.csv" if option == "-o" else "bracket.html")
+    os.link(mesh, alias)
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, "simulate", mesh_model, "--duration", "0.01", option, alias)
+    assert code == 2 and out == ""
+    assert f"{option} {alias}: is the file of bodies.bracket" in one_error(err)
+    assert snapshot(tmp_path) == before
+
+
+# -- issue 23, item 7: a symlinked output gets its meshes beside the file it points to ----------
+
+
+@pytest.mark.parametrize("suffix", [".urdf", ".sdf", ".xml"])
+def test_a_symlinked_output_gets_its_meshes_beside_its_target(capsys, model_file, tmp_path, suffix):
+    """``-o links/alias.urdf`` -> ``real/robot.urdf``: the file written is the link's target,
+    so its meshes go beside it, named after it (``real/robot_meshes``), and nothing but the
+    link is in ``links/``; the file then loads from where it is."""
+    real = tmp_path / "real" / f"robot{suffix}"
+    real.parent.mkdir()
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "links" / f"alias{suffix}"
+    link.parent.mkdir()
+    link.symlink_to(os.path.relpath(real, link.parent))
+    code, out, err = run(capsys, "export", model_file, "-o", link, "--sections", "8")
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert sorted(p.name for p in link.parent.iterdir()) == [link.name]
+    meshes = real.parent / "robot_meshes"
+    assert sorted(p.name for p in meshes.iterdir()) == ["bob.obj", "tip.obj"]
+    assert f"in {meshes}" in out
+    text = real.read_text(encoding="utf-8")
+    named = [n for n in text.replace('"', " ").replace("<", " ").replace(">", " ").split()
+             if n.endswith(".obj")]  # fmt: skip
+    assert named and all((real.parent / n.removeprefix("file=")).is_file() for n in named)
+    if suffix == ".xml" and __import__("importlib").util.find_spec("mujoco") is not None:
+        import mujoco
+
+        assert mujoco.MjModel.from_xml_path(str(real)).nbody == 4
+    assert hidden_entries(tmp_path) == []
+
+
+# -- issue 23, item 4: what a killed export left is removed by the next run ---------------------
+
+
+def partials(folder: Path) -> list[str]:
+    """Temporary files and staging folders of rigidparts in ``folder`` (by their mark)."""
+    return sorted(p.name for p in folder.iterdir() if fileio.PARTIAL_MARK in p.name)
+
+
+def test_a_killed_exports_staging_is_removed_by_the_next_run(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught: the staging folder of an export killed half way stays. The
+    next export into that folder (a new process, started after the killed one died) removes
+    it, and writes its own."""
+    model_file = tmp_path / "chain.toml"
+    model_file.write_text(chain_model(150), encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [PYTHON, "-m", "rigidparts.commands", "export", str(model_file)]
+    argv += ["-o", str(work / "chain.urdf"), "--sections", "128"]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if _writing_meshes(work):
+                break
+            time.sleep(0.002)
+        process.kill()
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+    left = partials(work)
+    assert len(left) == 1 and left[0].startswith(".chain.urdf.rigidparts-partial.")
+    assert not (work / "chain.urdf").exists()
+    argv[-1] = "8"
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert partials(work) == [] and hidden_entries(work) == []
+    assert sorted(p.name for p in work.iterdir()) == ["chain.urdf", "chain_meshes"]
+
+
+def test_only_stale_partials_of_our_own_are_removed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(fileio, "_CLEANED", set())
+    mark = fileio.PARTIAL_MARK
+    stale_folder = tmp_path / f".robot.urdf.{mark}.abcd_123.tmp"
+    (stale_folder / "robot_meshes").mkdir(parents=True)
+    (stale_folder / "robot_meshes" / "arm.obj").write_text("v 0 0 0\n", encoding="utf-8")
+    stale_file = tmp_path / f".part.{mark}.k2j4x9ab.tmp.stl"
+    stale_file.write_bytes(b"half")
+    kept = [
+        tmp_path / ".robot.urdf.abcd_123.tmp",  # no mark: not ours (an older rigidparts, or not)
+        tmp_path / f"robot.urdf.{mark}.abcd_123.tmp",  # not hidden: not a name we give
+        tmp_path / f".notes.{mark}.txt",  # not a name we give either
+        tmp_path / f".a.{mark}.ABCD_123.tmp",  # tempfile's names are lower case
+    ]
+    for path in kept:
+        path.write_text("mine", encoding="utf-8")
+    hour_ago = time.time() - 3600
+    for path in [stale_folder, stale_file, *kept]:
+        os.utime(path, (hour_ago, hour_ago))
+    young = tmp_path / f".young.urdf.{mark}.abcdefgh.tmp"  # made after this process started
+    young.mkdir()
+    linked = tmp_path / f".link.{mark}.abcdefgh.tmp"  # a symlink is never followed nor removed
+    linked.symlink_to(stale_file)
+    os.utime(linked, (hour_ago, hour_ago), follow_symlinks=False)
+    removed = fileio.remove_stale_partials(tmp_path)
+    assert sorted(removed) == sorted([stale_folder, stale_file])
+    assert all(p.exists() for p in [*kept, young]) and linked.is_symlink()
+    assert not stale_folder.exists() and not stale_file.exists()
+
+
+def test_a_partial_in_use_is_never_removed(tmp_path: Path, monkeypatch) -> None:
+    """A writer holds a lock on its temporary while it writes (an flock, released when it
+    ends, also by death): even counted as old, a locked one is left alone."""
+    monkeypatch.setattr(fileio, "_process_start", lambda: time.time() + 3600)
+    target = tmp_path / "robot.urdf"
+    with fileio.atomic_files(target, "robot_meshes") as (staged_file, staged_folder):
+        staged_folder.mkdir()
+        (staged_folder / "a.obj").write_text("v 0 0 0\n", encoding="utf-8")
+        staged_file.write_text("<robot/>", encoding="utf-8")
+        monkeypatch.setattr(fileio, "_CLEANED", set())
+        assert fileio.remove_stale_partials(tmp_path) == []
+        assert staged_file.is_file() and partials(tmp_path) == [staged_file.parent.name]
+        with fileio.atomic_path(tmp_path / "mesh.stl") as tmp:
+            tmp.write_bytes(b"half")
+            monkeypatch.setattr(fileio, "_CLEANED", set())
+            assert fileio.remove_stale_partials(tmp_path) == [] and tmp.is_file()
+    assert target.read_text(encoding="utf-8") == "<robot/>"
+    assert (tmp_path / "mesh.stl").read_bytes() == b"half" and partials(tmp_path) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="chown needs root")
+def test_another_users_partial_is_never_removed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(fileio, "_CLEANED", set())
+    theirs = tmp_path / f".robot.urdf.{fileio.PARTIAL_MARK}.abcdefgh.tmp"
+    theirs.mkdir()
+    os.chown(theirs, 4321, 4321)
+    hour_ago = time.time() - 3600
+    os.utime(theirs, (hour_ago, hour_ago))
+    assert fileio.remove_stale_partials(tmp_path) == [] and theirs.is_dir()
+
+
+def test_a_long_name_still_gets_a_temporary_file(tmp_path: Path) -> None:
+    """The temporary name keeps at most 100 characters of the target's: a 250-character name
+    (the usual limit is 255 bytes) is written, not refused for its temporary's length."""
+    target = tmp_path / ("x" * 246 + ".stl")
+    fileio.atomic_write(target, b"solid")
+    assert target.read_bytes() == b"solid" and partials(tmp_path) == []

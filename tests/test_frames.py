@@ -10,10 +10,19 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import rigidparts as rp
-from reference import box_reference, cone_reference, rule_directions, tensor_relative_error
+from reference import (
+    AXIS_BOUND,
+    DIRECTION_BOUND,
+    U,
+    box_reference,
+    cone_reference,
+    rule_directions,
+    tensor_relative_error,
+)
 from rigidparts.frames import PARALLEL_SINE
 
 X, Y, Z = np.eye(3)
+
 
 # The table of NOTES.md: axis -> (h, w), rotate90 unchecked.
 RULE_TABLE = [
@@ -60,18 +69,24 @@ def test_rule_table(e: np.ndarray, h: np.ndarray, w: np.ndarray, rotate90: bool)
 def test_directions_follow_the_rule(name: str, rotate90: bool) -> None:
     box = rp.Box(axis=AXES[name], rotate90=rotate90)
     e, h, w = rule_directions(np.array(AXES[name], dtype=float) / max(np.abs(AXES[name])), rotate90)
-    np.testing.assert_allclose(box.axis, e, rtol=0, atol=2e-16)
-    np.testing.assert_allclose(box.height_direction, h, rtol=0, atol=4e-16)
-    np.testing.assert_allclose(box.width_direction, w, rtol=0, atol=4e-16)
+    np.testing.assert_allclose(box.axis, e, rtol=0, atol=AXIS_BOUND)
+    np.testing.assert_allclose(box.height_direction, h, rtol=0, atol=DIRECTION_BOUND)
+    np.testing.assert_allclose(box.width_direction, w, rtol=0, atol=DIRECTION_BOUND)
     r_ac = box.rotation_from_canonical
-    np.testing.assert_allclose(r_ac.T @ r_ac, np.eye(3), rtol=0, atol=1e-15)
-    assert np.linalg.det(r_ac) == pytest.approx(1.0, abs=1e-15)
-    # scipy finds the rotation taking the canonical x, y onto e, h: it must be R_AC
+    # columns within DIRECTION_BOUND / 2 of exact orthonormal ones: R^T R - 1 within 3 of
+    # that, + the BLAS product's gamma_3; |det - 1| within 4.6 times that + LU's 37 u
+    orthonormal = 1.5 * DIRECTION_BOUND + 4 * U
+    np.testing.assert_allclose(r_ac.T @ r_ac, np.eye(3), rtol=0, atol=orthonormal)
+    assert np.linalg.det(r_ac) == pytest.approx(1.0, abs=4.6 * orthonormal + 37 * U)
+    # scipy finds the rotation taking the canonical x, y onto e, h (an SVD: LAPACK's singular
+    # vectors are orthonormal within 105 ulp = 210 u by its own driver tests): it must be R_AC
     rotation, _ = Rotation.align_vectors([e, h], [X, Y])
-    np.testing.assert_allclose(rotation.as_matrix(), r_ac, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        rotation.as_matrix(), r_ac, rtol=0, atol=2 * DIRECTION_BOUND + 2 * 210 * U
+    )
     # the cone uses the same rule for its (irrelevant) section axes
     cone = rp.Cone(axis=AXES[name])
-    np.testing.assert_allclose(cone.axis, e, rtol=0, atol=2e-16)
+    np.testing.assert_allclose(cone.axis, e, rtol=0, atol=AXIS_BOUND)
 
 
 @pytest.mark.parametrize(
@@ -88,11 +103,11 @@ def test_directions_follow_the_rule(name: str, rotate90: bool) -> None:
 def test_explicit_height_direction(axis, height_direction, expected_h, rotate90: bool) -> None:
     box = rp.Box(axis=axis, height_direction=height_direction, rotate90=rotate90)
     e, h, w = rule_directions(axis, rotate90, height_direction)
-    np.testing.assert_allclose(box.axis, e, rtol=0, atol=2e-16)
+    np.testing.assert_allclose(box.axis, e, rtol=0, atol=AXIS_BOUND)
     if expected_h is not None:
-        np.testing.assert_allclose(h if not rotate90 else -w, expected_h, atol=1e-15)
-    np.testing.assert_allclose(box.height_direction, h, rtol=0, atol=4e-16)
-    np.testing.assert_allclose(box.width_direction, w, rtol=0, atol=4e-16)
+        np.testing.assert_allclose(h if not rotate90 else -w, expected_h, atol=DIRECTION_BOUND)
+    np.testing.assert_allclose(box.height_direction, h, rtol=0, atol=DIRECTION_BOUND)
+    np.testing.assert_allclose(box.width_direction, w, rtol=0, atol=DIRECTION_BOUND)
     assert box.parameters()["height_direction"] == pytest.approx(list(h if not rotate90 else -w))
 
 
@@ -108,7 +123,9 @@ def test_parameters_rebuild_the_same_orientation(rotate90: bool, height_directio
     np.testing.assert_allclose(
         again.rotation_from_canonical, box.rotation_from_canonical, rtol=0, atol=3e-16
     )
-    np.testing.assert_allclose(again.inertia, box.inertia, rtol=0, atol=1e-15 * box.inertia.max())
+    # R I_C R^T through the BLAS with R within 3e-16 of the first one: 2 * 3 * 3e-16 from R,
+    # and each of the two products' rounding (gamma_3 * 3 |I|max on each side): < 8e-15 |I|max
+    np.testing.assert_allclose(again.inertia, box.inertia, rtol=0, atol=8e-15 * box.inertia.max())
 
 
 def test_height_direction_parallel_threshold() -> None:
@@ -215,7 +232,7 @@ def test_cone_inertia_in_frame_a(name: str) -> None:
 @pytest.mark.parametrize("name", ["+x", "-y", "skew_123", "tie_xyz"])
 def test_box_frames(name: str) -> None:
     box = rp.Box(length="0.6 m", axis=AXES[name], extra_frames=(0.25, "100 mm", -0.5, 2.0))
-    e = np.array(AXES[name], dtype=float) / np.linalg.norm(AXES[name])
+    e = np.array(AXES[name], dtype=float) / np.linalg.norm(AXES[name])  # the BLAS's norm
     assert list(box.frames) == [
         "frame_a",
         "frame_b",
@@ -236,7 +253,10 @@ def test_box_frames(name: str) -> None:
     }
     for frame_name, offset in expected.items():
         frame = box.frames[frame_name]
-        np.testing.assert_allclose(frame.position, offset * e, rtol=0, atol=1e-16)
+        # offset * e on both sides (e's within AXIS_BOUND of each other, the products rounded:
+        # 2 u) and "100 mm" read as 100 * 0.001 (2 u)
+        bound = abs(offset) * (AXIS_BOUND + 4 * U)
+        np.testing.assert_allclose(frame.position, offset * e, rtol=0, atol=bound)
         np.testing.assert_array_equal(frame.rotation, np.eye(3))
     assert box.extra_frames == (0.25, 0.1, -0.5, 2.0)
     # rotate90 turns only the section, never the frames (box.txt)

@@ -390,3 +390,30 @@ def test_the_animation_bar_stays_out_of_a_log(tmp_path, capsys):
     assert main(argv) == 0
     assert out.stat().st_size > 0
     assert capsys.readouterr().err == ""  # stderr is not a terminal here: no bar
+
+
+# -- too many steps (issue 23, item 6) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("timestep", ["1e-300", "1e-320", "4e-13"])
+def test_too_many_steps_is_said_in_words_not_digits(tmp_path, capsys, timestep):
+    """5 s at 1e-300 s is 5e300 steps: one short line that says the steps are too many (no
+    300-digit count; 1e-320 s makes duration / timestep overflow to inf)."""
+    code = main(["simulate", str(EXAMPLES / "pendulum.toml"), "--duration", "5",
+                 "--timestep", timestep, "-o", str(tmp_path / "run.csv")])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: timestep={float(timestep)!r}: ")
+    assert "too many steps" in lines[0] and "raise the timestep" in lines[0]
+    assert len(lines[0]) < 250 and not any(len(word) > 20 for word in lines[0].split())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_too_many_rows_gives_a_readable_count():
+    model = load_model(EXAMPLES / "pendulum.toml")
+    with pytest.raises(rp.ParameterError, match=r"would record 50,000,000,001 rows") as info:
+        simulate(model, duration=50.0, timestep=1e-9)
+    assert info.value.parameter == "duration" and "raise record_every" in str(info.value)
+    with pytest.raises(rp.ParameterError, match=r"would record 25,000,001 rows"):
+        simulate(model, duration=25.0, timestep=1e-6)

@@ -15,7 +15,21 @@ a picture or an animation by the suffix).
 from importlib import import_module
 from typing import Any
 
-from .bodies import Ball, Box, Cone, Cylinder, Disk, IBeam, Linkage, MeshBody, body_class
+from .bodies import (
+    Ball,
+    Box,
+    Capsule,
+    Cone,
+    Cylinder,
+    Disk,
+    Ellipsoid,
+    IBeam,
+    Linkage,
+    MeshBody,
+    RigidBody,
+    StepBody,
+    body_class,
+)
 from .component import Component
 from .errors import ModelError, ParameterError
 from .frames import Frame
@@ -27,10 +41,12 @@ __all__ = [
     "SHAPES",
     "Ball",
     "Box",
+    "Capsule",
     "Component",
     "Cone",
     "Cylinder",
     "Disk",
+    "Ellipsoid",
     "Frame",
     "IBeam",
     "Joint",
@@ -40,10 +56,13 @@ __all__ = [
     "Model",
     "ModelError",
     "ParameterError",
+    "RigidBody",
     "SimulationError",
     "SimulationResult",
+    "StepBody",
     "batch",
     "body_class",
+    "check",
     "export_model",
     "load_model",
     "plot",
@@ -60,7 +79,7 @@ _LAZY = {
     "batch": ("rigidparts.batch", None),
     "Model": ("rigidparts.model", "Model"),
     "Joint": ("rigidparts.model", "Joint"),
-    "load_model": ("rigidparts.model", "load_model"),
+    "load_model": ("rigidparts.formats", "load_model"),
     "simulate": ("rigidparts.sim", "simulate"),
     "SimulationResult": ("rigidparts.sim", "SimulationResult"),
     "SimulationError": ("rigidparts.sim", "SimulationError"),
@@ -69,6 +88,8 @@ _LAZY = {
     "view": ("rigidparts.viz", "view"),
     "report": ("rigidparts.report", "report"),
     "tolerance": ("rigidparts.tolerancing", "tolerance"),
+    "randomize": ("rigidparts.variation", "randomize"),
+    "check": ("rigidparts.checking", "check"),
 }
 
 

@@ -24,12 +24,16 @@ from .shapes import SHAPES
 __all__ = [
     "Ball",
     "Box",
+    "Capsule",
     "Cone",
     "Cylinder",
     "Disk",
+    "Ellipsoid",
     "IBeam",
     "Linkage",
     "MeshBody",
+    "RigidBody",
+    "StepBody",
     "body_class",
 ]
 
@@ -427,6 +431,10 @@ class MeshBody(Component):
         with a volume (each defect is a ParameterError naming the file and what is wrong).
     units : the length unit of the file's coordinates (``"mm"``, ``"m"``, ``"in"``); required
         for STL, OBJ, PLY, OFF and a Trimesh (they carry no unit), metres for glTF.
+    weld : welding tolerance relative to the part's size (None: 1e-9; 0: none): a mesh
+        closed up to it is welded (``mesh_report`` says what was done).
+    hull : whether a mesh that bounds no solid is replaced by its convex hull (the volume
+        difference stated in ``mesh_report``) instead of refused.
     material, density, mass : as for every body (at most one; default steel).
     frames : named frames, ``{"mount": ("10 mm", 0, 0), "tool": {"position": (0, 0, 0.05),
         "rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}``: positions in frame_a (m or with
@@ -445,6 +453,8 @@ class MeshBody(Component):
         *,
         mesh: Any = None,
         units: str | None = None,
+        weld: Any = None,
+        hull: Any = False,
         material: Any = DEFAULT_MATERIAL,
         density: Any = None,
         mass: Any = None,
@@ -452,7 +462,282 @@ class MeshBody(Component):
     ) -> None:
         """Build the body (keywords: the class docstring; the steps:
         :meth:`rigidparts.component.Component._build`)."""
-        self._build((mesh, units), material, density, mass, extra_frames=frames)
+        self._build((mesh, units, weld, hull), material, density, mass, extra_frames=frames)
+
+    @property
+    def mesh_report(self) -> dict[str, Any]:
+        """What the mesh is and what was done to it (:mod:`rigidparts.shapes._mesh_repair`):
+        ``class`` (closed, inside-out, welded, shells, holes, hull), ``actions`` in words,
+        ``exact``, counts, the bound on capping's effect, the hull's volume difference."""
+        from .shapes.mesh_body import report
+
+        return report(self._dimensions)
+
+    def report_extras(self) -> dict[str, Any]:
+        """What ``--json`` adds: ``{"mesh_report": ...}``."""
+        return {"mesh_report": self.mesh_report}
+
+    def report_lines(self) -> list[str]:
+        """The mesh report for the command line's table."""
+        found = self.mesh_report
+        exact = "exact" if found["exact"] else "not exact"
+        return [f"  mesh              {found['summary']} ({exact})"]
+
+
+class RigidBody(Component):
+    """A body given by its mass properties, with no geometry (MapleSim's "Rigid Body"): what a
+    robot description file declares for a link, or a data sheet gives for a part.
+
+    Parameters (keyword-only)
+    ----------
+    center_of_mass : ``p_FoBcm_F``, the centre of mass in ``frame`` (three lengths, m, or with
+        units: ``("0 mm", 0, "25 mm")``, ``"0, 0, 25 mm"``).
+    inertia : ``I_BBcm_F``, about the centre of mass, in ``frame``'s axes, kg m^2: a symmetric
+        3x3 matrix, or the six entries ``(ixx, iyy, izz, ixy, ixz, iyz)`` (MuJoCo's
+        ``fullinertia`` order). It must be
+        physical: positive definite and obeying the triangle inequality (within
+        :data:`rigidparts.INERTIA_TOLERANCE`), else a ParameterError naming ``inertia``.
+    frame : ``X_AF``, the frame F those two are given in, placed in frame_a: None (frame_a
+        itself), a position, or ``{"position": ..., "rotation": 3x3 rows}`` or
+        ``{"position": ..., "rpy": (roll, pitch, yaw)}`` (URDF's ``<inertial><origin>``).
+    geometry : the shapes that draw the body (a robot file's visual geometry): ``(body,
+        pose)`` pairs, any rigidparts body placed by the pose of its frame_a (as ``frame``); or
+        mappings ``{"shape": "box", "length": ..., "position": ..., "rotation": ...}``. Drawn
+        and exported; their mass properties are not the body's.
+    mass : kg, or with units (default 1 kg). There is no material or density: the body has
+        no volume (``volume`` and ``density`` are None).
+    frames : named frames, as for :class:`MeshBody`.
+
+    Results in frame_a, as for every body: ``p_AoBcm_A = p_AoFo_A + R_AF p_FoBcm_F``,
+    ``I_BBcm_A = R_AF I_BBcm_F R_AF^T`` (:mod:`rigidparts.shapes.rigid_body`). :meth:`mesh` is
+    the geometry's, or without geometry the equivalent ellipsoid: the homogeneous solid
+    ellipsoid with the same mass, centre of mass and inertia.
+    """
+
+    spec = SHAPES["rigid_body"]
+
+    def __init__(
+        self,
+        *,
+        center_of_mass: Any = (0.0, 0.0, 0.0),
+        inertia: Any = (0.001, 0.001, 0.001, 0.0, 0.0, 0.0),
+        frame: Any = None,
+        geometry: Any = (),
+        mass: Any = 1.0,
+        frames: Any = None,
+    ) -> None:
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (center_of_mass, inertia, frame, _placed_bodies(geometry)),
+            DEFAULT_MATERIAL,
+            None,
+            mass,
+            extra_frames=frames,
+        )
+
+
+def _placed_bodies(geometry: Any) -> Any:
+    """``geometry`` with each entry given as a mapping (a model file's table: ``shape`` and the
+    body's keywords, ``position``, ``rotation`` or ``rpy``) built into ``(body, pose)``; other
+    entries as given (the shape's rule checks them)."""
+    if isinstance(geometry, str | bytes) or not isinstance(geometry, Iterable):
+        return geometry
+    out = []
+    for i, item in enumerate(geometry):
+        if isinstance(item, dict) and "shape" in item:
+            keywords = dict(item)
+            pose = {k: keywords.pop(k) for k in ("position", "rotation", "rpy") if k in keywords}
+            body = body_class(keywords.pop("shape"), f"geometry[{i}].shape")(**keywords)
+            item = (body, pose or None)
+        out.append(item)
+    return tuple(out)
+
+
+class Capsule(Component):
+    """A homogeneous capsule: a cylinder with a hemispherical cap on each end, solid or with a
+    concentric capsular cavity.
+
+    Parameters (keyword-only; lengths in m, or strings / pint Quantities with units)
+    ----------
+    length : the cylindrical part's length, from the centre of one hemisphere to the centre of
+        the other: frame_a to frame_b along ``axis`` (>= 0; 0: a ball). The whole capsule is
+        ``length + 2 radius`` long.
+    radius : the radius of the cylinder and of both hemispheres (> 0).
+    inner_radius : the radius of the concentric cavity, a capsule of the same ``length`` (0 =
+        solid; less than ``radius``).
+    axis : any non-zero 3-vector in frame_a; normalised.
+    material : a name from the material table (default ``"steel"``, 7860 kg/m^3).
+    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material.
+    mass : kg or with units; the density is then mass / volume. At most one of material,
+        density and mass is given.
+    extra_frames : offsets along the axis of extra frames ``frame_c1``, ``frame_c2``, ...
+
+    frame_a is at the centre of one hemisphere, frame_b at the centre of the other
+    (``L e_axis``: MuJoCo's ``fromto`` end points), frame_com at ``(L/2) e_axis``, all with
+    frame_a's orientation; the surface reaches ``radius`` beyond frame_a and frame_b. Mass
+    properties about the centre of mass, expressed in frame_a: the tube plus the two
+    hemispherical shells moved by parallel axes, ``I_xx = rho pi L sigma rho2 / 2 + I_b``,
+    ``I_transverse = rho pi L sigma (3 rho2 / 4 + L^2 / 12) + I_b + m_b L^2 / 4`` with
+    ``sigma = R^2 - R_i^2``, ``rho2 = R^2 + R_i^2`` and the ball's ``m_b``, ``I_b``, in the
+    cancellation-free form of :mod:`rigidparts.shapes.capsule`.
+    """
+
+    spec = SHAPES["capsule"]
+
+    def __init__(
+        self,
+        *,
+        length: Length = 1.0,
+        radius: Length = 0.1,
+        inner_radius: Length = 0.0,
+        axis: Any = (1, 0, 0),
+        material: Any = DEFAULT_MATERIAL,
+        density: Any = None,
+        mass: Any = None,
+        extra_frames: Iterable[Length] = (),
+    ) -> None:
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build(
+            (length, radius, inner_radius), material, density, mass, axis, extra_frames=extra_frames
+        )
+
+
+class Ellipsoid(Component):
+    """A homogeneous solid ellipsoid centred on frame_a, its semi-axes along frame_a's axes.
+
+    Parameters (keyword-only; lengths in m, or strings / pint Quantities with units)
+    ----------
+    radius_x, radius_y, radius_z : the semi-axes ``a``, ``b``, ``c`` along frame_a's x, y and
+        z (> 0), as MJCF's ``size``, SDFormat's ``<radii>`` and Drake's ``a b c`` place them.
+    material : a name from the material table (default ``"steel"``, 7860 kg/m^3).
+    density : kg/m^3 or with units (``"7.85 g/cm^3"``); replaces the material.
+    mass : kg or with units; the density is then mass / volume. At most one of material,
+        density and mass is given.
+
+    No axis: frame_a is at the centre, which is the centre of mass (frame_com is the same
+    point); there is no frame_b and no extra frame. Mass properties about the centre of mass,
+    expressed in frame_a (whose axes are principal): ``m = rho (4/3) pi a b c``,
+    ``I_xx = m (b^2 + c^2) / 5``, ``I_yy = m (a^2 + c^2) / 5``, ``I_zz = m (a^2 + b^2) / 5``
+    (:mod:`rigidparts.shapes.ellipsoid`).
+    """
+
+    spec = SHAPES["ellipsoid"]
+
+    def __init__(
+        self,
+        *,
+        radius_x: Length = 0.3,
+        radius_y: Length = 0.2,
+        radius_z: Length = 0.1,
+        material: Any = DEFAULT_MATERIAL,
+        density: Any = None,
+        mass: Any = None,
+    ) -> None:
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        self._build((radius_x, radius_y, radius_z), material, density, mass)
+
+
+class StepBody(Component):
+    """A body from a STEP file: its solids' exact B-rep mass properties (OpenCascade).
+
+    Parameters (keyword-only)
+    ----------
+    step : a path to a STEP file (``.step`` / ``.stp``), read through OpenCascade (the
+        optional extra ``cad``): one solid, several, or an assembly.
+    units : the length unit of the file's coordinates, needed only when the file states none
+        (a unit that differs from the file's overrides it: the file's numbers reinterpreted).
+    solid : one solid of the file by name, in its own frame; default all of them, composed
+        in the file's frame (an assembly as one body).
+    material, density, mass : as for every body (at most one; default steel); ``material``
+        may also map solid names to materials or densities (``{"arm": "aluminium",
+        "*": "steel"}``; ``*`` for the others), then each solid keeps its own density and
+        :attr:`density` is their volume-weighted mean (a ``density`` or ``mass`` given too
+        sets that mean, or the total mass, and the map only the ratios).
+    materials : the same per-solid map as text, ``"arm=aluminium,*=steel"`` (the command
+        line's ``--materials``).
+    frames : named frames, as for :class:`MeshBody`.
+
+    frame_a is the file's origin and axes (a chosen solid's own); ``frame_com`` the centre of
+    mass. The volume, centre of mass and inertia are the exact integrals over the B-rep,
+    composed over the solids (:mod:`rigidparts.shapes.step_body`), in frame_a, SI; every
+    solid is certified against a fine tessellation (:attr:`certificate`); walls thinner than
+    1e-5 of the part are refused (OpenCascade's integrals lose them).
+    """
+
+    spec = SHAPES["step"]
+
+    def __init__(
+        self,
+        *,
+        step: Any = None,
+        units: str | None = None,
+        solid: str | None = None,
+        materials: Any = None,
+        material: Any = DEFAULT_MATERIAL,
+        density: Any = None,
+        mass: Any = None,
+        frames: Any = None,
+    ) -> None:
+        """Build the body (keywords: the class docstring; the steps:
+        :meth:`rigidparts.component.Component._build`)."""
+        from collections.abc import Mapping
+
+        if isinstance(material, Mapping) or isinstance(materials, str | Mapping):
+            from .shapes.step_body import per_solid_densities
+
+            given = materials if materials is not None else material
+            if materials is not None and isinstance(material, Mapping):
+                raise ParameterError("materials", materials, "give material={...} or materials")
+            if self.spec.check(step, units, solid, None):
+                self._build((step, units, solid, None), DEFAULT_MATERIAL, None, None)
+            dims = {"step": step, "units": units, "solid": solid, "materials": None}
+            materials, mean = per_solid_densities(dims, given)
+            if density is None and mass is None:  # else they set the scale, the map the ratios
+                density = mean
+            material = DEFAULT_MATERIAL
+        self._build((step, units, solid, materials), material, density, mass, extra_frames=frames)
+
+    @property
+    def certificate(self) -> dict[str, Any]:
+        """The B-rep's integrals against a fine tessellation's, per solid and the worst
+        (:func:`rigidparts.shapes.step_body.certificate`): relative differences of volume,
+        centre of mass (over the solid's size) and inertia, the bound a tessellation within
+        its deflection may differ by, and whether every solid agrees."""
+        from .shapes.step_body import certificate
+
+        return certificate(self._dimensions)
+
+    @property
+    def solids(self) -> list[str]:
+        """The names of the solids the body holds."""
+        from .shapes.step_body import selected
+
+        return [s.name for s in selected(self._dimensions)]
+
+    def report_extras(self) -> dict[str, Any]:
+        """What ``--json`` adds: ``{"certificate": ...}``."""
+        return {"certificate": self.certificate}
+
+    def report_lines(self) -> list[str]:
+        """The certificate for the command line's table."""
+        found = self.certificate
+        lines = [
+            f"  STEP file unit    {found['stated_unit'] or '(none stated)'}; used "
+            f"{found['unit']}",
+            "  certificate (B-rep against its tessellation; relative differences):",
+        ]
+        for name, row in found["solids"].items():
+            verdict = "agrees" if row["agrees"] else "DISAGREES"
+            lines.append(
+                f"      {name}: volume {row['volume_difference']:.1e} (bound "
+                f"{row['volume_bound']:.1e}), centre of mass "
+                f"{row['center_of_mass_difference']:.1e}, inertia "
+                f"{row['inertia_difference']:.1e}, {row['triangles']} triangles: {verdict}"
+            )
+        return lines
 
 
 def body_class(shape: str, parameter: str = "shape") -> type[Component]:

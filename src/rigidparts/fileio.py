@@ -20,6 +20,12 @@ Every file rigidparts writes goes through :func:`atomic_path` (or :func:`atomic_
 Ctrl-C and SIGTERM held back: the folder first (swapped in one step where the system can,
 Linux's ``renameat2(RENAME_EXCHANGE)``), the model file last, so a failed or interrupted export
 leaves the old export untouched.
+
+Temporary files and staging folders are named ``.<name>.rigidparts-partial.XXXXXXXX.tmp``
+(a file keeps its suffix after ``.tmp``) and locked (``flock``) by the process writing them, for
+as long as it does. A process killed outright (SIGKILL, a power cut) cannot remove them; the
+next write into the same folder does (:func:`remove_stale_partials`): only entries with that
+name, owned by this user, older than the running process and locked by no one.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ from __future__ import annotations
 import contextvars
 import errno
 import os
+import re
 import shutil
 import signal
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +55,7 @@ __all__ = [
     "forcing",
     "interrupted",
     "note_interrupt",
+    "remove_stale_partials",
     "same_file",
     "stop_if_interrupted",
     "terminate_as_exception",
@@ -288,21 +297,140 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def _temporary_file(target: Path, *, folder: bool = False) -> Path:
-    """A new hidden temporary file (or folder) beside ``target``: ``.<stem>.XXXX.tmp<suffix>``
-    (the suffix kept for writers that read the format from it)."""
+#: The mark in the name of every temporary file and staging folder (module docstring).
+PARTIAL_MARK = "rigidparts-partial"
+
+#: The names :func:`_temporary_file` gives (tempfile's 8 random characters); nothing else
+#: is ever removed by :func:`remove_stale_partials`.
+_PARTIAL_NAME = re.compile(
+    r"^\..+\." + re.escape(PARTIAL_MARK) + r"\.[a-z0-9_]{8}\.tmp(\.[^./]*)?$", re.DOTALL
+)
+
+#: Characters of the target's name kept in a temporary name (a 255-byte name limit).
+_NAME_KEPT = 100
+
+
+def _process_start() -> float:
+    """When this process started (s since the epoch), never later than it did: on Linux from
+    ``/proc/self/stat`` (field 22: clock ticks from boot to the start, rounded down) and the
+    clock since boot now (``CLOCK_BOOTTIME``), so to a tick (10 ms); elsewhere, when this
+    module was imported."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+        ticks = int(fields[19])  # field 22 of the whole line: starttime
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+        return min(time.time() - since_boot, _IMPORTED)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return _IMPORTED
+
+
+_IMPORTED = time.time()
+
+
+def _lock(path: Path) -> int | None:
+    """An open descriptor of ``path`` (a file or a folder) holding an exclusive ``flock``
+    (None where the system has none): the mark of a temporary in use. Closing it (also when
+    the process dies) releases the lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+#: Folders already cleaned by this process (once is enough: what a killed process left there
+#: before this one started is gone after the first clean-up).
+_CLEANED: set[str] = set()
+
+
+def remove_stale_partials(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove what killed rigidparts processes left in ``folder``: temporary files and staging
+    folders named as :func:`_temporary_file` names them (``.<name>.rigidparts-partial.
+    XXXXXXXX.tmp...``), owned by this user, last changed before this process started, and
+    locked by no one (a process writing one holds its lock; a dead one holds none). Anything
+    else is left alone, and so is anything that cannot be checked. Best effort, never an
+    error; once per folder per process. Returns what was removed."""
+    where = os.path.realpath(folder)
+    if where in _CLEANED:
+        return []
+    _CLEANED.add(where)
+    try:
+        import fcntl  # noqa: F401  (no locks, no way to tell a live writer: leave it all)
+    except ImportError:  # pragma: no cover - not POSIX
+        return []
+    started = _process_start()
+    removed: list[Path] = []
+    try:
+        entries = [e for e in os.scandir(where) if _PARTIAL_NAME.match(e.name)]
+    except OSError:
+        return removed
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISLNK(info.st_mode) or info.st_mtime >= started:
+                continue
+            if hasattr(os, "getuid") and info.st_uid != os.getuid():
+                continue
+            path = Path(entry.path)
+            with _signals_held():
+                fd = _lock(path)  # BlockingIOError: a live writer holds it
+                try:
+                    if stat.S_ISDIR(info.st_mode):
+                        shutil.rmtree(path)
+                    else:
+                        path.unlink()
+                finally:
+                    _unlock(fd)
+            removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+def _temporary_file(target: Path, *, folder: bool = False) -> tuple[Path, int | None]:
+    """A new hidden temporary file (or folder) beside ``target`` and the descriptor holding
+    its lock (:func:`_lock`; close it with :func:`_unlock` once the temporary is gone or
+    renamed): ``.<stem>.rigidparts-partial.XXXXXXXX.tmp<suffix>`` (the suffix kept for writers
+    that read the format from it), a folder ``.<name>.rigidparts-partial.XXXXXXXX.tmp``. Stale
+    ones of killed processes in that folder are removed first
+    (:func:`remove_stale_partials`)."""
+    remove_stale_partials(target.parent)
     try:
         if folder:
-            return Path(
-                tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            name = tempfile.mkdtemp(
+                prefix=f".{target.name[:_NAME_KEPT]}.{PARTIAL_MARK}.",
+                suffix=".tmp",
+                dir=target.parent,
             )
-        fd, name = tempfile.mkstemp(
-            prefix=f".{target.stem}.", suffix=f".tmp{target.suffix}", dir=target.parent
-        )
+        else:
+            fd, name = tempfile.mkstemp(
+                prefix=f".{target.stem[:_NAME_KEPT]}.{PARTIAL_MARK}.",
+                suffix=f".tmp{target.suffix[:_NAME_KEPT]}",
+                dir=target.parent,
+            )
+            os.close(fd)
     except OSError as exc:  # the error would name a temporary name the user never gave
         raise OSError(exc.errno, exc.strerror, os.fspath(target)) from None
-    os.close(fd)
-    return Path(name)
+    try:
+        return Path(name), _lock(Path(name))
+    except OSError:
+        if folder:
+            shutil.rmtree(name, ignore_errors=True)
+        else:
+            Path(name).unlink(missing_ok=True)
+        raise
 
 
 @contextmanager
@@ -317,11 +445,12 @@ def atomic_path(path: str | os.PathLike[str], *, force: bool | None = None) -> I
     """
     target = check_output(path, force=force)
     tmp: Path | None = None
+    lock: int | None = None
     try:
         with terminate_as_exception():
             target.parent.mkdir(parents=True, exist_ok=True)
             with _signals_held():  # created and named, or neither
-                tmp = _temporary_file(target)
+                tmp, lock = _temporary_file(target)
             yield tmp
             stop_if_interrupted()
             _fsync(tmp)
@@ -332,9 +461,10 @@ def atomic_path(path: str | os.PathLike[str], *, force: bool | None = None) -> I
         ours = (target, tmp) if tmp is not None else (target,)
         raise _user_error(exc, path, ours) from None
     finally:
-        if tmp is not None:
-            with _signals_held():
+        with _signals_held():
+            if tmp is not None:
                 tmp.unlink(missing_ok=True)
+            _unlock(lock)
 
 
 def atomic_write(
@@ -447,11 +577,12 @@ def atomic_files(
     target = check_output(path, force=force, folder_too=folder_name)
     companion = Path(os.path.realpath(target.parent / folder_name))  # a symlink: its target
     staging: Path | None = None
+    lock: int | None = None
     try:
         with terminate_as_exception():
             target.parent.mkdir(parents=True, exist_ok=True)
             with _signals_held():  # created and named, or neither
-                staging = _temporary_file(target, folder=True)
+                staging, lock = _temporary_file(target, folder=True)
             staged_file = staging / target.name
             staged_folder = staging / folder_name
             yield staged_file, staged_folder
@@ -469,6 +600,7 @@ def atomic_files(
         ours = (target, companion) + ((staging,) if staging is not None else ())
         raise _user_error(exc, path, ours) from None
     finally:
-        if staging is not None:
-            with _signals_held():  # the whole folder goes, whatever signal comes meanwhile
+        with _signals_held():  # the whole folder goes, whatever signal comes meanwhile
+            if staging is not None:
                 shutil.rmtree(staging, ignore_errors=True)
+            _unlock(lock)

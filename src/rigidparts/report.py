@@ -195,6 +195,9 @@ def report(subject: Any, units: str | ReportUnits | None = None) -> dict[str, An
         }
     data["inertia_about_frame_a"] = chosen.inertias(props.inertia_about((0.0, 0.0, 0.0)))
     data["units"] = chosen.names()
+    extras = getattr(subject, "report_extras", None)  # a body read from a file: what was done
+    if extras is not None:
+        data.update(extras())
     return data
 
 

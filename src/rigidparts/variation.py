@@ -128,7 +128,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ModelError, ParameterError
-from .export.mjcf import MUJOCO_MINVAL
+from .inertia import MUJOCO_MINVAL, mujoco_invalid_rows
 from .model import Model
 from .shapes import COMMON_RULES
 from .tolerancing.study import block_stream
@@ -691,64 +691,30 @@ def _fixed_rows(body: Any, n: int) -> _Rows:
     )
 
 
-#: The smallest positive double: ``x >= _TINY`` is ``x > 0`` (and False for NaN).
-_TINY = 5e-324
-
-
 def _check_rows(rows: _Rows, floor: float | np.ndarray) -> None:
-    """Mark the rows MuJoCo's strict rule refuses (module docstring) in ``rows.bad``: mass and
-    moments finite, > 0 and >= ``floor`` (a float or per row); ``A + B >= C`` exactly. A row
-    that breaks the triangle by rounding only (at most 4 ulp of the largest moment) has the
-    largest moment lowered to the sum of the other two, counted in ``rows.fixed``.
-
-    Only the largest moment can break the triangle (``x + z >= y`` when ``z >= y``, rounding
-    being monotonic), and only where ``2 max >= (1 - 1e-12) (A + B + C)``: the exact test
-    runs on those rows alone."""
-    mass, moments = rows.mass, rows.moments
-    floor = np.maximum(floor, _TINY)
-    # contiguous columns (one transposing copy: strided columns and reductions along a
-    # length-3 axis are several times slower), worked on in place: few temporaries (large
-    # new arrays cost their page faults). NaN propagates through minimum and maximum.
-    columns = np.array(moments.T, order="C")  # a copy, always (it is worked on in place)
-    a, b, c = columns
-    extreme = np.minimum(a, b)
-    np.minimum(extreme, c, out=extreme)
-    with np.errstate(invalid="ignore"):
-        ok = mass >= floor
-        ok &= extreme >= floor
-        if rows.finite_check:
-            ok &= mass < np.inf
-        np.maximum(a, b, out=extreme)
-        np.maximum(extreme, c, out=extreme)
-        if rows.finite_check:
-            ok &= extreme < np.inf
-        rows.bad |= ~ok
-        # suspects: 2 max >= (1 - 1e-12) (A + B + C)
-        np.add(a, b, out=a)
-        np.add(a, c, out=a)
-        a *= 1.0 - 1e-12
-        extreme *= 2.0
-        ok &= extreme >= a
-        suspect = np.flatnonzero(ok)
-    if not suspect.size:
+    """Mark the rows MuJoCo's strict rule refuses (:func:`rigidparts.inertia.mujoco_invalid_rows`
+    with ``floor``, a float or per row) in ``rows.bad``. A row that breaks the triangle by
+    rounding only (at most 4 ulp of the largest moment) has the largest moment lowered to the
+    sum of the other two, counted in ``rows.fixed``."""
+    refused, rounding = mujoco_invalid_rows(
+        rows.mass, rows.moments, floor, finite=rows.finite_check
+    )
+    rows.bad |= refused
+    where = np.flatnonzero(rounding)
+    if not where.size:
         return
-    for i, j, k in ((0, 1, 2), (0, 2, 1), (1, 2, 0)):
-        x, y, z = moments[suspect, i], moments[suspect, j], moments[suspect, k]
-        total = x + y
-        broken = total < z
-        if not broken.any():
-            continue
-        rounding = broken & (z - total <= 4.0 * np.spacing(z))
-        if rounding.any():
-            if not moments.flags.writeable or moments.base is not None:
-                moments = rows.moments = np.array(moments)
-            where = suspect[rounding]
-            moments[where, k] = total[rounding]
-            rows.fixed += int(rounding.sum())
-            marks = rows.fixed_rows if rows.fixed_rows is not None else np.zeros(len(mass), bool)
-            marks[where] = True
-            rows.fixed_rows = marks
-        rows.bad[suspect[broken & ~rounding]] = True
+    moments = rows.moments
+    if not moments.flags.writeable or moments.base is not None:
+        moments = rows.moments = np.array(moments)
+    largest = np.argmax(moments[where], axis=1)
+    # the sum of the other two, in float64 (what MuJoCo compares the largest with)
+    first = moments[where, (largest + 1) % 3]
+    second = moments[where, (largest + 2) % 3]
+    moments[where, largest] = first + second
+    rows.fixed += int(where.size)
+    marks = rows.fixed_rows if rows.fixed_rows is not None else np.zeros(len(rows.mass), bool)
+    marks[where] = True
+    rows.fixed_rows = marks
 
 
 # -- frames, anchors ---------------------------------------------------------------------

@@ -73,7 +73,7 @@ def _engines(path: Any, folders: tuple[Any, ...], report: FileReport) -> Any:
     """What every installed engine read, against rigidparts' reading (:mod:`.engines`)."""
     from .engines import compare, engine_readings
 
-    readings = engine_readings(path, search_path=folders)
+    readings = engine_readings(path, search_path=folders, description=report.description)
     reference = {}
     for link in report.links:
         declared = link.declared

@@ -42,6 +42,15 @@ quarter turn of its frame, and then the dropped rotation is named first). The hy
   power-of-ten explains it);
 - ``missing-inertial``: a moving link without an inertial (pybullet gives it 1 kg and a unit
   inertia silently; MuJoCo refuses it; Drake takes it massless).
+
+MJCF bodies without ``<inertial>``: under MuJoCo's default ``compiler inertiafromgeom="auto"``
+the compiler computes their inertial from the geoms (:func:`~.geometry.mujoco_from_geoms`:
+every geom, visual ones too unless ``discardvisual``, at its own ``mass`` or ``density``
+(1000 kg/m^3 by default), overlaps *summed*). A note states that value, which is then
+checked as a declared one (layout :data:`FROM_GEOMS`) against the union at one density; the
+cause ``geoms-summed`` names what makes them differ (overlaps, visual geoms, mixed
+densities). A moving body with no geom that gives mass is an error (MuJoCo refuses it).
+Under ``inertiagrouprange`` or ``settotalmass`` the check does not say what MuJoCo computes.
 """
 
 from __future__ import annotations
@@ -53,7 +62,11 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ParameterError
+from ..formats.description import Inertial
+from ..inertia import parallel_axis_shift, tensor_from_entries
 from ..materials import list_materials
+from ..polyhedron import MeshDefect
 from .findings import (
     Cause,
     Finding,
@@ -63,7 +76,7 @@ from .findings import (
     principal_moments,
     project_rule,
 )
-from .geometry import LinkGeometry
+from .geometry import _NO_VOLUME, LinkGeometry, mujoco_from_geoms
 
 __all__ = [
     "DENSITY_RANGE",
@@ -96,6 +109,8 @@ FULL_LAYOUTS = ("urdf", "sdf", "mjcf-full")
 _SLOTS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 #: Every order of the six slots but the identity.
 _ORDERS = np.array([p for p in permutations(range(6)) if p != tuple(range(6))])
+#: The layout of an MJCF body's inertial that MuJoCo computes from its geoms (no <inertial>).
+FROM_GEOMS = "mjcf-geoms"
 _UNIT_NAMES = {4: "kg cm^2", 6: "kg mm^2", 7: "g cm^2", 9: "g mm^2", -6: "kg m^2 read as kg mm^2"}
 
 
@@ -112,11 +127,6 @@ def nearest_material(density: float) -> tuple[str, float]:
     return names[best], float(math.exp(logs[best]))
 
 
-def _skew_square(d: np.ndarray) -> np.ndarray:
-    """``|d|^2 1 - d d^T``."""
-    return float(d @ d) * np.eye(3) - np.outer(d, d)
-
-
 def _slots(tensor: np.ndarray) -> np.ndarray:
     return np.array(
         [tensor[0, 0], tensor[1, 1], tensor[2, 2], tensor[0, 1], tensor[0, 2], tensor[1, 2]]
@@ -124,11 +134,9 @@ def _slots(tensor: np.ndarray) -> np.ndarray:
 
 
 def _tensors(slots: np.ndarray) -> np.ndarray:
-    """(n, 6) slot values -> (n, 3, 3) symmetric tensors."""
-    xx, yy, zz, xy, xz, yz = slots.T
-    return np.stack(
-        [np.stack([xx, xy, xz], -1), np.stack([xy, yy, yz], -1), np.stack([xz, yz, zz], -1)], -2
-    )
+    """(n, 6) slot values, in the order :data:`_SLOTS` -> (n, 3, 3) symmetric tensors
+    (:func:`rigidparts.inertia.tensor_from_entries`)."""
+    return np.array([tensor_from_entries(row, _SLOTS) for row in slots]).reshape(-1, 3, 3)
 
 
 def _residual(candidate: np.ndarray, reference: np.ndarray) -> Any:
@@ -220,8 +228,12 @@ def diagnose_link(
     absent = inertial is None or inertial.layout == "absent"
     if absent:
         _missing(description, link, tree, record, moving)
-        if inertial is None:
-            return record
+    if inertial is None and description.format == "mjcf":
+        inertial = _from_geoms(description, link, tree, record, moving)
+        absent = inertial is None
+    if inertial is None:
+        return record
+    from_geoms = inertial.layout == FROM_GEOMS
     mass = float(inertial.mass)
     local = np.asarray(inertial.inertia, dtype=np.float64)
     with np.errstate(all="ignore"):
@@ -335,9 +347,14 @@ def diagnose_link(
             "inertia-mismatch",
             grade,  # type: ignore[arg-type]
             link.name,
-            "inertia differs from the geometry's at the declared mass: principal moments "
-            f"{_g(lam_d)} vs {_g(lam_c)} kg m^2 (ratios {_g(ratios)}; relative distance "
-            f"{r0:.3g})",
+            (
+                "the inertia MuJoCo computes from the geoms differs from the geometry's (their "
+                "union) at that mass"
+                if from_geoms
+                else "inertia differs from the geometry's at the declared mass"
+            )
+            + f": principal moments {_g(lam_d)} vs {_g(lam_c)} kg m^2 (ratios {_g(ratios)}; "
+            f"relative distance {r0:.3g})",
             where,
         )
         findings.append(inertia_finding)
@@ -355,9 +372,12 @@ def diagnose_link(
     record.findings.extend(findings)
     if not record.findings:
         return record
-    cause = _best_cause(
-        inertial, geometry, mass, com, in_link, local, i_c, computed_mp, density, r0, size
-    )
+    if from_geoms:
+        cause = _geoms_cause(description, link, geometry)
+    else:
+        cause = _best_cause(
+            inertial, geometry, mass, com, in_link, local, i_c, computed_mp, density, r0, size
+        )
     target = None
     if cause is not None:
         by_kind = {
@@ -410,6 +430,88 @@ def _missing(description: Any, link: Any, tree: Tree, record: LinkRecord, moving
     severity = "error" if description.format == "urdf" else "warning"
     record.findings.append(
         Finding("missing-inertial", severity, link.name, text, link.source, cause)  # type: ignore[arg-type]
+    )
+
+
+def _compiler(description: Any, setting: str) -> bool:
+    """Whether the reader noted ``compiler <setting>`` (:mod:`rigidparts.formats.mjcf`)."""
+    return any(note.startswith(f"compiler {setting}") for note in description.notes)
+
+
+def _from_geoms(description: Any, link: Any, tree: Tree, record: LinkRecord, moving: bool) -> Any:
+    """An MJCF body without ``<inertial>``: what MuJoCo computes from its geoms
+    (:func:`~.geometry.mujoco_from_geoms`), as an :class:`Inertial` of layout
+    :data:`FROM_GEOMS` at the sum's centre of mass in link axes, with a note saying it; None
+    (and a note or a finding) when MuJoCo computes nothing or the check cannot tell what."""
+    if _compiler(description, "inertiafromgeom='false'"):
+        mp = None
+    elif _compiler(description, "inertiagrouprange") or _compiler(description, "settotalmass"):
+        record.notes.append(
+            f"{link.source}: no <inertial>: MuJoCo computes it from the geoms, under compiler "
+            "settings (inertiagrouprange, settotalmass) the check does not model: not checked"
+        )
+        return None
+    else:
+        try:
+            mp = mujoco_from_geoms(link, _compiler(description, "discardvisual='true'"))
+        except (ParameterError, MeshDefect, OSError) as exc:
+            record.notes.append(
+                f"{link.source}: no <inertial>: what MuJoCo computes from the geoms is not "
+                f"known ({exc})"
+            )
+            return None
+    if mp is None:
+        if moving and tree.welded_mass(link.name) <= 0.0:
+            record.findings.append(
+                Finding(
+                    "missing-inertial",
+                    "error",
+                    link.name,
+                    "moves but has no <inertial> and no geom that gives it mass: MuJoCo "
+                    "refuses it (mass and inertia of moving bodies must be larger than "
+                    "mjMINVAL)",
+                    link.source,
+                    Cause("missing-inertial", "missing inertial on a moving link"),
+                )
+            )
+        return None
+    record.notes.append(
+        f"{link.source}: no <inertial>: MuJoCo computes mass {mp.mass:.6g} kg, centre of mass "
+        f"{_g(mp.center_of_mass)} m, principal moments {_g(mp.principal_moments)} kg m^2 from "
+        "the geoms (compiler inertiafromgeom='auto': the geoms summed, overlaps included, each "
+        "at its own density or mass)"
+    )
+    return Inertial(
+        mass=mp.mass,
+        pose=(np.eye(3), np.asarray(mp.center_of_mass)),
+        inertia=np.asarray(mp.inertia),
+        layout=FROM_GEOMS,
+        source=link.source,
+        given=frozenset(),
+    )
+
+
+def _geoms_cause(description: Any, link: Any, geometry: LinkGeometry) -> Cause | None:
+    """Why MuJoCo's sum of the geoms differs from their union at one density."""
+    reasons = []
+    if geometry.overlaps:
+        reasons.append("MuJoCo sums overlapping geoms (their common volume counts twice)")
+    counted = [*link.collisions]
+    if not _compiler(description, "discardvisual='true'"):
+        counted += link.visuals
+    if (
+        link.collisions
+        and any(g.kind not in _NO_VOLUME for g in link.visuals)
+        and (len(counted) > len(link.collisions))
+    ):
+        reasons.append("MuJoCo also weighs the visual-only geoms (contype=conaffinity=0)")
+    if len({(g.density, g.mass) for g in counted}) > 1 or any(g.mass is not None for g in counted):
+        reasons.append("the geoms have different densities or masses of their own")
+    if not reasons:
+        return None
+    return Cause(
+        "geoms-summed",
+        "; ".join(reasons) + ": give the body an <inertial> (the union's, as --fix writes)",
     )
 
 
@@ -504,7 +606,7 @@ def _best_cause(
         )
     # about the link origin rather than the centre of mass
     for point_name, c in (("declared", com), ("geometry's", computed_mp.center_of_mass)):
-        about = in_link - mass * _skew_square(np.asarray(c))
+        about = in_link - parallel_axis_shift(mass, c)
         add(
             float(_residual(about, i_c)),
             "about-origin",
@@ -515,7 +617,8 @@ def _best_cause(
     if len(geometry.pieces) > 1 and not geometry.overlaps:
         c = computed_mp.center_of_mass
         shift = sum(
-            density * p.volume * _skew_square(p.unit.center_of_mass - c) for p in geometry.pieces
+            parallel_axis_shift(density * p.volume, p.unit.center_of_mass - c)
+            for p in geometry.pieces
         )
         add(
             float(_residual(in_link + shift, i_c)),

@@ -46,7 +46,6 @@ import os
 import sys
 import tempfile
 import warnings
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,15 +53,17 @@ from typing import Any
 
 import numpy as np
 
+from ..inertia import mujoco_invalidity, parallel_axis_shift
 from ..transforms import quaternion_to_matrix
+from .findings import principal_moments as _moments
 
 __all__ = [
     "ENGINES",
     "KNOWN_CAUSES",
     "Cause",
     "Disagreement",
+    "EngineInertial",
     "EngineReading",
-    "LinkInertial",
     "Merged",
     "combine",
     "compare",
@@ -100,21 +101,22 @@ INSTALL = {
 
 
 @dataclass(frozen=True, eq=False)
-class LinkInertial:
-    """One link's mass properties as read: ``mass`` (kg), ``center_of_mass`` ``p_LoLcm_L``
-    (m, shape (3,)) and ``inertia`` ``I_LLcm_L`` (kg m^2, shape (3, 3), about the centre of
-    mass, in the link frame's axes). Not validated: an engine may hold anything."""
+class EngineInertial:
+    """One link's mass properties as an engine read them: ``mass`` (kg), ``center_of_mass``
+    ``p_LoLcm_L`` (m, shape (3,)) and ``inertia`` ``I_LLcm_L`` (kg m^2, shape (3, 3), about
+    the centre of mass, in the link frame's axes). Not validated: an engine may hold anything
+    (so not a :class:`rigidparts.MassProperties`)."""
 
     mass: float
     center_of_mass: np.ndarray
     inertia: np.ndarray
 
     @classmethod
-    def of(cls, value: Any) -> LinkInertial:
-        """From a ``LinkInertial``, anything with ``mass``, ``center_of_mass`` and
+    def of(cls, value: Any) -> EngineInertial:
+        """From a ``EngineInertial``, anything with ``mass``, ``center_of_mass`` and
         ``inertia`` (a :class:`rigidparts.MassProperties`), or a ``(mass, com, inertia)``
         tuple."""
-        if isinstance(value, LinkInertial):
+        if isinstance(value, EngineInertial):
             return value
         if hasattr(value, "mass") and hasattr(value, "center_of_mass"):
             mass, com, inertia = value.mass, value.center_of_mass, value.inertia
@@ -127,37 +129,39 @@ class LinkInertial:
         )
 
     @classmethod
-    def principal(cls, mass: float, com: Any, moments: Any, axes: np.ndarray) -> LinkInertial:
+    def principal(cls, mass: float, com: Any, moments: Any, axes: np.ndarray) -> EngineInertial:
         """From principal ``moments`` and the rotation ``axes`` whose columns are the
         principal axes in the link frame: ``I = R diag(moments) R^T``."""
         r = np.asarray(axes, dtype=np.float64)
         inertia = r @ np.diag(np.asarray(moments, dtype=np.float64)) @ r.T
         return cls.of((mass, com, 0.5 * (inertia + inertia.T)))
 
-    def placed(self, rotation: np.ndarray, position: np.ndarray) -> LinkInertial:
+    def placed(self, rotation: np.ndarray, position: np.ndarray) -> EngineInertial:
         """The same body seen from a frame P in which this link's frame L has rotation
         ``R_PL`` and origin ``p_PoLo_P``: ``c_P = R c_L + p``, ``I_P = R I_L R^T``."""
-        return LinkInertial(
+        return EngineInertial(
             self.mass,
             rotation @ self.center_of_mass + position,
             rotation @ self.inertia @ rotation.T,
         )
 
 
-def combine(parts: Iterable[LinkInertial]) -> LinkInertial:
+def combine(parts: Iterable[EngineInertial]) -> EngineInertial:
     """The composite of parts expressed in one frame: masses add, the centre of mass is the
     mass-weighted mean, and each central inertia is shifted to the common centre of mass by
-    the parallel-axis theorem, ``I += m (|d|^2 E - d d^T)``."""
+    the parallel-axis theorem, ``I += m (|d|^2 E - d d^T)``
+    (:func:`rigidparts.inertia.parallel_axis_shift`; the parts are an engine's values, not
+    validated: :meth:`rigidparts.MassProperties.combine` would refuse a massless or invalid
+    one)."""
     parts = list(parts)
     mass = sum(p.mass for p in parts)
     if mass == 0.0:
-        return LinkInertial(0.0, np.zeros(3), sum((p.inertia for p in parts), np.zeros((3, 3))))
+        return EngineInertial(0.0, np.zeros(3), sum((p.inertia for p in parts), np.zeros((3, 3))))
     com = sum((p.mass * p.center_of_mass for p in parts), np.zeros(3)) / mass
     inertia = np.zeros((3, 3))
     for p in parts:
-        d = p.center_of_mass - com
-        inertia += p.inertia + p.mass * (d @ d * np.eye(3) - np.outer(d, d))
-    return LinkInertial(mass, com, inertia)
+        inertia += p.inertia + parallel_axis_shift(p.mass, p.center_of_mass - com)
+    return EngineInertial(mass, com, inertia)
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,14 +176,14 @@ class Merged:
     why: str
     #: The link's own values as the engine reads them when it does not merge (MuJoCo compiled
     #: again with fusestatic off), or None.
-    own: LinkInertial | None = None
+    own: EngineInertial | None = None
 
 
 @dataclass
 class EngineReading:
     """What one engine read from one file.
 
-    ``links``: link name -> :class:`LinkInertial` as the engine holds it; ``merged``: links
+    ``links``: link name -> :class:`EngineInertial` as the engine holds it; ``merged``: links
     the engine merged into another (:class:`Merged`); ``error``: the engine's own message when
     it refused the file; ``skipped``: why the engine was not run (not installed); ``notes``:
     how the file was loaded and what the engine did to it; ``output``: what it printed.
@@ -187,7 +191,7 @@ class EngineReading:
 
     engine: str
     format: str
-    links: dict[str, LinkInertial] = field(default_factory=dict)
+    links: dict[str, EngineInertial] = field(default_factory=dict)
     merged: dict[str, Merged] = field(default_factory=dict)
     error: str | None = None
     skipped: str | None = None
@@ -286,12 +290,12 @@ def _first_line(exc: BaseException) -> str:
 # -- MuJoCo ------------------------------------------------------------------------------------
 
 
-def _mujoco_links(mj: Any) -> dict[str, LinkInertial]:
+def _mujoco_links(mj: Any) -> dict[str, EngineInertial]:
     links = {}
     for i in range(1, mj.nbody):
         name = mj.body(i).name
         axes = quaternion_to_matrix(mj.body_iquat[i])
-        links[name] = LinkInertial.principal(
+        links[name] = EngineInertial.principal(
             float(mj.body_mass[i]), mj.body_ipos[i].copy(), mj.body_inertia[i].copy(), axes
         )
     return links
@@ -400,7 +404,7 @@ def _read_drake(path: Path, fmt: str, search_path: tuple[Path, ...]) -> EngineRe
             central = m_bbo_b.Shift(com).CalcRotationalInertia().CopyToFullMatrix3()
         else:
             central = np.full((3, 3), math.nan)
-        reading.links[body.name()] = LinkInertial.of((mass, com, central))
+        reading.links[body.name()] = EngineInertial.of((mass, com, central))
     return reading
 
 
@@ -462,7 +466,7 @@ def _read_pinocchio(path: Path, fmt: str, search_path: tuple[Path, ...]) -> Engi
         if owner.get(joint) == k:
             inertia = model.inertias[joint]
             r = r_jl.T
-            reading.links[frame.name] = LinkInertial.of(
+            reading.links[frame.name] = EngineInertial.of(
                 (
                     float(inertia.mass),
                     r @ (np.array(inertia.lever) - p_jl),
@@ -488,9 +492,9 @@ def _read_pinocchio(path: Path, fmt: str, search_path: tuple[Path, ...]) -> Engi
 # -- pybullet ----------------------------------------------------------------------------------
 
 
-def _bullet_link(client: Any, uid: int, link: int) -> LinkInertial:
+def _bullet_link(client: Any, uid: int, link: int) -> EngineInertial:
     mass, _, moments, com, (x, y, z, w) = client.getDynamicsInfo(uid, link)[:5]
-    return LinkInertial.principal(mass, com, moments, quaternion_to_matrix((w, x, y, z)))
+    return EngineInertial.principal(mass, com, moments, quaternion_to_matrix((w, x, y, z)))
 
 
 def _read_pybullet(
@@ -578,7 +582,7 @@ def _read_usd(path: Path, fmt: str, search_path: tuple[Path, ...]) -> EngineRead
         rotation = np.eye(3)  # principalAxes' fallback (also for a zero quaternion)
         if axes is not None and axes.GetReal() ** 2 + axes.GetImaginary().GetLength() ** 2 > 0:
             rotation = quaternion_to_matrix((axes.GetReal(), *axes.GetImaginary()))
-        reading.links[prim.GetName()] = LinkInertial.principal(
+        reading.links[prim.GetName()] = EngineInertial.principal(
             float(mass or 0.0),
             np.array(com if com is not None else (0.0, 0.0, 0.0), dtype=float),
             np.array(moments if moments is not None else (0.0, 0.0, 0.0), dtype=float),
@@ -628,7 +632,7 @@ def _read_newton(path: Path, fmt: str, search_path: tuple[Path, ...]) -> EngineR
         model.body_inertia.numpy(),
         strict=True,
     ):
-        reading.links[label] = LinkInertial.of(
+        reading.links[label] = EngineInertial.of(
             (float(mass), np.asarray(com, dtype=float), np.asarray(inertia, dtype=float))
         )
     return reading
@@ -673,10 +677,12 @@ def engine_readings(
     *,
     search_path: Iterable[str | os.PathLike[str]] = (),
     engines: Iterable[str] | None = None,
+    description: Any = None,
 ) -> dict[str, EngineReading]:
     """Load ``path`` in every installed engine that reads its format and return what each
     read, engine name -> :class:`EngineReading` (a missing engine: ``skipped`` says which
-    package to install; a refusal: ``error`` holds the engine's message).
+    package to install; a refusal: ``error`` holds the engine's message). ``description``:
+    the file's :class:`~rigidparts.formats.description.Description` when it was read already.
 
     ``search_path``: folders for ``package://`` and relative mesh paths (Drake's package map,
     pybullet's additional search path, Newton's ``package_dirs``). ``engines``: a subset of
@@ -693,7 +699,7 @@ def engine_readings(
     if unknown:
         raise ValueError(f"engines: unknown engine {unknown[0]!r} (known: {', '.join(ENGINES)})")
     readings: dict[str, EngineReading] = {}
-    without = _links_without_inertial(path, fmt)
+    without = _links_without_inertial(path, fmt, folders, description)
     for engine in chosen:
         if fmt not in FORMATS[engine]:
             continue
@@ -712,22 +718,24 @@ def engine_readings(
     return readings
 
 
-def _links_without_inertial(path: Path, fmt: str) -> frozenset[str]:
-    """The links (URDF, SDFormat) or bodies (MJCF) of the file that have no ``<inertial>``
-    element, read with the standard XML parser (empty for USD or unreadable XML: the engines
-    then say what is wrong)."""
+def _links_without_inertial(
+    path: Path, fmt: str, folders: tuple[Path, ...], description: Any = None
+) -> frozenset[str]:
+    """The links (URDF, SDFormat) or bodies (MJCF) of the file that have no inertial, as the
+    format's reader reads the file (``link.inertial is None``: MJCF includes and nested
+    SDFormat models included); ``description`` when it was read already. Empty for USD, or
+    when the reader refuses the file (the engines then say what is wrong)."""
     if fmt == "usd":
         return frozenset()
-    try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError):
-        return frozenset()
-    tag = "body" if fmt == "mjcf" else "link"
-    return frozenset(
-        element.get("name", "")
-        for element in root.iter(tag)
-        if element.find("inertial") is None and element.get("name")
-    )
+    if description is None:
+        from ..errors import ParameterError
+        from ..formats import read_description
+
+        try:
+            description = read_description(path, search_path=folders)
+        except (ParameterError, OSError, ImportError):
+            return frozenset()
+    return frozenset(name for name, link in description.links.items() if link.inertial is None)
 
 
 # -- known causes ------------------------------------------------------------------------------
@@ -853,7 +861,7 @@ class Disagreement:
 # -- differences -------------------------------------------------------------------------------
 
 
-def _scale_length(ref: LinkInertial) -> float:
+def _scale_length(ref: EngineInertial) -> float:
     gyration = math.sqrt(max(np.trace(ref.inertia), 0.0) / ref.mass) if ref.mass > 0 else 0.0
     return max(gyration, float(np.max(np.abs(ref.center_of_mass))))
 
@@ -866,7 +874,7 @@ def _ratio(difference: float, scale: float) -> float:
     return difference / scale if scale > 0 else 1.0
 
 
-def differences(ref: LinkInertial, got: LinkInertial) -> dict[str, float]:
+def differences(ref: EngineInertial, got: EngineInertial) -> dict[str, float]:
     """The size of each difference, relative: mass ``|dm| / max(|m_ref|, |m_got|)``; centre
     of mass ``max|dc| / L`` with ``L`` the larger of the reference's radius of gyration
     ``sqrt(tr I / m)`` and its largest coordinate; inertia ``max|dI| / tr(I_ref)`` (or the
@@ -886,13 +894,13 @@ def differences(ref: LinkInertial, got: LinkInertial) -> dict[str, float]:
     }
 
 
-def _moments(inertia: np.ndarray) -> np.ndarray:
-    return np.linalg.eigvalsh(0.5 * (inertia + inertia.T))
-
-
 def _is_invalid(inertia: np.ndarray) -> bool:
-    i1, i2, i3 = _moments(inertia)
-    return bool(i1 < 0 or i1 + i2 < i3)
+    """Whether a finite tensor breaks MuJoCo's rule on its own (a negative moment breaks the
+    triangle too), the mass aside (:func:`rigidparts.inertia.mujoco_invalidity`)."""
+    moments = _moments(inertia)
+    return bool(np.all(np.isfinite(moments))) and (
+        mujoco_invalidity(1.0, moments, moving=False) is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -912,7 +920,7 @@ def _float32_close(a: np.ndarray | float, b: np.ndarray | float, scale: float) -
 
 
 def _rule_missing_inertial(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if context.link not in context.reading.without_inertial:
         return None
@@ -928,7 +936,7 @@ def _rule_missing_inertial(
 
 
 def _rule_mujoco_compiler(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     settings = context.reading.settings
     if engine != "mujoco" or not settings:
@@ -958,12 +966,12 @@ def _rule_mujoco_compiler(
 
 
 def _rule_stage_units(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     meters, kilograms = context.reading.meters_per_unit, context.reading.kilograms_per_unit
     if context.reading.format != "usd" or (meters == 1.0 and kilograms == 1.0):
         return None
-    si = LinkInertial(got.mass * kilograms, got.center_of_mass * meters,
+    si = EngineInertial(got.mass * kilograms, got.center_of_mass * meters,
                       got.inertia * kilograms * meters**2)  # fmt: skip
     if differences(ref, si)[quantity] <= 1e-6:
         return "usd-stage-units", (
@@ -974,7 +982,7 @@ def _rule_stage_units(
 
 
 def _rule_drake_sphere(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if engine != "drake" or "While " not in context.reading.output:
         return None
@@ -991,7 +999,7 @@ def _rule_drake_sphere(
 
 
 def _rule_newton(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if engine != "newton" or quantity != "inertia":
         return None
@@ -1015,7 +1023,7 @@ def _rule_newton(
 
 
 def _rule_pinocchio_zero_mass(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if (
         engine == "pinocchio"
@@ -1028,7 +1036,7 @@ def _rule_pinocchio_zero_mass(
 
 
 def _rule_bullet(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if engine not in _BULLET or quantity != "inertia":
         return None
@@ -1053,7 +1061,7 @@ def _rule_bullet(
 
 
 def _rule_float32(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[str, str] | None:
     if engine not in KNOWN_CAUSES["float32"].engines:
         return None
@@ -1089,7 +1097,7 @@ _REFUSALS = (
 
 
 def _diagnose(
-    engine: str, context: _Context, quantity: str, ref: LinkInertial, got: LinkInertial
+    engine: str, context: _Context, quantity: str, ref: EngineInertial, got: EngineInertial
 ) -> tuple[Cause | None, str]:
     """The first rule of :data:`_RULES` that explains the difference, or ``(None, "")``."""
     for rule in _RULES:
@@ -1100,7 +1108,7 @@ def _diagnose(
     return None, ""
 
 
-def _value(link: LinkInertial, quantity: str) -> Any:
+def _value(link: EngineInertial, quantity: str) -> Any:
     values = {"mass": link.mass, "center_of_mass": link.center_of_mass, "inertia": link.inertia}
     return values[quantity]
 
@@ -1108,11 +1116,11 @@ def _value(link: LinkInertial, quantity: str) -> Any:
 def _link_disagreements(
     engine: str,
     context: _Context,
-    ref: LinkInertial,
-    got: LinkInertial,
+    ref: EngineInertial,
+    got: EngineInertial,
     tolerance: float,
     *,
-    composite: tuple[LinkInertial, Cause, str] | None = None,
+    composite: tuple[EngineInertial, Cause, str] | None = None,
     suffix: str = "",
 ) -> list[Disagreement]:
     """The differences above ``tolerance`` of one link, each diagnosed; where ``composite``
@@ -1137,7 +1145,7 @@ def _link_disagreements(
 
 
 def _reading_disagreements(
-    engine: str, reading: EngineReading, refs: dict[str, LinkInertial], tolerance: float
+    engine: str, reading: EngineReading, refs: dict[str, EngineInertial], tolerance: float
 ) -> list[Disagreement]:
     """:func:`compare` for one engine's reading."""
     if reading.skipped is not None:
@@ -1199,7 +1207,7 @@ def compare(
 ) -> list[Disagreement]:
     """Every difference above ``tolerance`` (relative, see :func:`differences`) between each
     engine's reading and ``reference`` (link name -> mass, centre of mass ``p_LoLcm_L`` and
-    central inertia ``I_LLcm_L`` in the link frame: a :class:`LinkInertial`, a
+    central inertia ``I_LLcm_L`` in the link frame: a :class:`EngineInertial`, a
     ``MassProperties`` or a ``(mass, com, inertia)`` tuple), each with its known cause
     (:data:`KNOWN_CAUSES`) where one applies.
 
@@ -1209,7 +1217,7 @@ def compare(
     the composite of both explains (the merged link placed by the engine's own pose of it,
     parallel-axis theorem) carries the merge's cause. Skipped engines give nothing.
     """
-    refs = {name: LinkInertial.of(value) for name, value in reference.items()}
+    refs = {name: EngineInertial.of(value) for name, value in reference.items()}
     found: list[Disagreement] = []
     for engine, reading in readings.items():
         found += _reading_disagreements(engine, reading, refs, tolerance)

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..inertia import invalidity_report
+from ..inertia import MUJOCO_MINVAL, invalidity_report, mujoco_invalidity
 
 __all__ = [
     "DRAKE_PRECISION",
@@ -46,6 +46,7 @@ __all__ = [
     "LinkRecord",
     "drake_rule",
     "mujoco_rule",
+    "plain",
     "principal_moments",
     "project_rule",
 ]
@@ -53,8 +54,9 @@ __all__ = [
 Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 
-#: MuJoCo's ``mjMINVAL``: the least mass and moment of a moving body.
-MJ_MINVAL = 1e-15
+#: MuJoCo's ``mjMINVAL``: the least mass and moment of a moving body
+#: (:data:`rigidparts.inertia.MUJOCO_MINVAL`).
+MJ_MINVAL = MUJOCO_MINVAL
 #: The least eigenvalue MuJoCo accepts for a full inertia tensor (measured: 9.99e-15 is
 #: refused, 1e-14 accepted).
 MJ_EPS = 1e-14
@@ -69,24 +71,9 @@ def _finite(inertia: np.ndarray) -> bool:
 
 def principal_moments(inertia: np.ndarray) -> np.ndarray:
     """Ascending principal moments: the diagonal as given when the tensor is diagonal (as the
-    engines take it), else the eigenvalues (numpy's symmetric solver). Remembered for the
-    last few tensors (the three rules and the report ask for the same ones)."""
+    engines take it), else the eigenvalues of its symmetric part (numpy's symmetric solver);
+    NaN for a tensor that is not finite."""
     inertia = np.asarray(inertia, dtype=np.float64)
-    key = inertia.tobytes()
-    found = _MOMENTS.get(key)
-    if found is None:
-        found = _principal_moments(inertia)
-        found.setflags(write=False)
-        if len(_MOMENTS) > 64:
-            _MOMENTS.clear()
-        _MOMENTS[key] = found
-    return found
-
-
-_MOMENTS: dict[bytes, np.ndarray] = {}
-
-
-def _principal_moments(inertia: np.ndarray) -> np.ndarray:
     if not _finite(inertia):
         return np.full(3, math.nan)
     if inertia[0, 1] == 0.0 and inertia[0, 2] == 0.0 and inertia[1, 2] == 0.0:
@@ -113,12 +100,8 @@ def mujoco_rule(
     zero = not np.any(inertia)
     if full and not zero and moments[0] < MJ_EPS:
         return f"inertia must have positive eigenvalues (least {float(moments[0])!r} < {MJ_EPS!r})"
-    a, b, c = (float(v) for v in np.maximum(moments, 0.0))
-    if a + b < c:
-        return f"inertia must satisfy A + B >= C ({a!r} + {b!r} < {c!r})"
-    if moving and welded_mass < MJ_MINVAL and (mass < MJ_MINVAL or a < MJ_MINVAL):
-        return "mass and inertia of moving bodies must be larger than mjMINVAL (1e-15)"
-    return None
+    rescued = welded_mass >= MJ_MINVAL
+    return mujoco_invalidity(mass, np.maximum(moments, 0.0), moving=moving and not rescued)
 
 
 def drake_rule(mass: float, inertia: np.ndarray) -> str | None:
@@ -214,18 +197,23 @@ def _source(source: Any) -> dict[str, Any] | None:
     return {"file": source.file, "line": source.line, "element": source.element}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as strict JSON values: arrays as lists, NaN as None (JSON ``null``: no value),
+    an infinity as the string ``"inf"`` or ``"-inf"`` (JSON has no infinities)."""
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return plain(value.tolist())
     if isinstance(value, np.generic):
-        return value.item()
+        return plain(value.item())
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
+        return None if math.isnan(value) else repr(value)
     return value
+
+
+_plain = plain
 
 
 @dataclass

@@ -30,7 +30,10 @@ significant digits), so the values read back to 1e-6 relative, not 17 digits. A 
 a non-uniform scale is left as it is (its centre of mass would be authored in scaled space).
 
 The output is written atomically (:mod:`rigidparts.fileio`) and never over the input unless
-``in_place=True``.
+``in_place=True``. A copy in another folder than a file with relative references (mesh files,
+MJCF includes: :func:`relative_references`) is refused (they would not resolve there). An
+inertial that sits in an included MJCF file is not repaired in the including file (it says
+so in ``unfixed``); when no link can be repaired, nothing is written (``written`` False).
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from ..inertia import MassProperties
 from ..transforms import matrix_to_quaternion
 from .findings import CheckReport, FileReport
 
-__all__ = ["DEFAULT_DENSITY", "FixResult", "fix"]
+__all__ = ["DEFAULT_DENSITY", "FixResult", "check_output_folder", "fix", "relative_references"]
 
 #: kg/m^3 for a link that has no usable mass and no density given (MuJoCo's default).
 DEFAULT_DENSITY = 1000.0
@@ -71,6 +74,7 @@ class FixResult:
     changed: dict[str, dict[str, Any]] = field(default_factory=dict)
     unfixed: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    written: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values for JSON."""
@@ -89,7 +93,79 @@ class FixResult:
             },
             "unfixed": dict(self.unfixed),
             "notes": list(self.notes),
+            "written": self.written,
         }
+
+
+#: MJCF elements whose ``file`` names another file, and the compiler folder it is under.
+_MJCF_FILES = {
+    "include": (),
+    "model": (),
+    "mesh": ("meshdir", "assetdir"),
+    "skin": ("meshdir", "assetdir"),
+    "texture": ("texturedir", "assetdir"),
+    "hfield": ("texturedir", "assetdir"),
+}
+
+
+def _relative(reference: str) -> bool:
+    """Whether a file reference is resolved against the referring file's folder: not a
+    ``package://``, ``model://`` or other address, not absolute (``file://`` included)."""
+    text = reference.strip()
+    scheme, sep, rest = text.partition("://")
+    if sep:
+        return scheme == "file" and not Path(rest).is_absolute()
+    return bool(text) and not Path(text).is_absolute()
+
+
+def relative_references(path: str | os.PathLike[str], fmt: str) -> list[str]:
+    """The references of a URDF (``mesh@filename``), SDFormat (``uri``) or MJCF (``file`` of
+    ``include``, ``mesh``, ``texture``, ...; under a relative or no compiler ``meshdir``/
+    ``texturedir``/``assetdir``) file that are relative to its folder, in file order (for
+    other formats: none). A copy of the file in another folder would not find them."""
+    if fmt not in TEXT_FORMATS:
+        return []
+    from ..formats._xml import parse
+
+    root = parse(path)
+    found: list[str] = []
+    if fmt == "urdf":
+        found = [e.get("filename", "") for e in root.iter("mesh")]
+    elif fmt == "sdf":
+        found = [e.text or "" for e in root.iter("uri")]
+    else:
+        folders: dict[str, str] = {}
+        for compiler in root.iter("compiler"):
+            folders.update({k: v for k, v in compiler.attrib.items() if k.endswith("dir")})
+        for element in root.iter():
+            under = _MJCF_FILES.get(str(element.tag))
+            if under is None or "file" not in element.attrib:
+                continue
+            folder = next((folders[k] for k in under if k in folders), None)
+            if folder is None or not Path(folder).is_absolute():
+                found.append(element.get("file", ""))
+    return [reference for reference in found if _relative(reference)]
+
+
+def check_output_folder(
+    source: str | os.PathLike[str], fmt: str, out_path: str | os.PathLike[str]
+) -> str | None:
+    """None when a repaired copy of ``source`` may be written at ``out_path``, else why not:
+    the copy is in another folder and the file refers to other files relative to its own
+    (:func:`relative_references`), which the copy would not find."""
+    here = os.path.realpath(os.path.dirname(os.path.abspath(source)))
+    there = os.path.realpath(os.path.dirname(os.path.abspath(out_path)))
+    if here == there:
+        return None
+    references = relative_references(source, fmt)
+    if not references:
+        return None
+    more = f" and {len(references) - 1} more" if len(references) > 1 else ""
+    return (
+        f"is in another folder than {os.fspath(source)}, whose relative references "
+        f"({references[0]!r}{more}) the copy would not find: write it beside the input, or "
+        "repair the input in place"
+    )
 
 
 def _num(value: float) -> str:
@@ -317,6 +393,10 @@ def fix(
             "out_path", os.fspath(out_path), "is the input file: give in_place=True to replace it"
         )
     fmt = file.format
+    if not in_place:
+        why = check_output_folder(source_path, fmt, out_path)
+        if why is not None:
+            raise ParameterError("out_path", os.fspath(out_path), why)
     result = FixResult(os.fspath(out_path))
     if fmt == "usd":
         return _fix_usd(file, out_path, keep, rho, result)
@@ -341,7 +421,10 @@ def fix(
         inertial = record.link.inertial
         where = inertial.source if inertial is not None else record.link.source
         if os.path.abspath(where.file) != os.path.abspath(source_path) or where.line is None:
-            result.unfixed[record.name] = f"its element is in {where.file}, not in the file"
+            result.unfixed[record.name] = (
+                f"its element is in the included file {where.file}: it cannot be repaired in "
+                "the including file (repair that file)"
+            )
             continue
         mp = _target(record, keep, rho, result.notes)
         layout = inertial.layout if inertial is not None else ""
@@ -383,6 +466,9 @@ def fix(
                 "inertia": mp.inertia,
             },
         }
+    if not edits and result.unfixed:
+        result.written = False  # an unchanged copy would look like a repair
+        return result
     edits.sort()
     for (_, end_a, _), (start_b, _, _) in pairwise(edits):
         if start_b < end_a:

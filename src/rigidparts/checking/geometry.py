@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..formats.description import GEOMETRY_KINDS
 from ..formats.geometry import piece_body
-from ..inertia import MassProperties
+from ..inertia import MassProperties, parallel_axis_shift
 from ..polyhedron import MeshDefect, integrals
 from ..transforms import Transform, compose
 
@@ -49,6 +49,7 @@ __all__ = [
     "LinkGeometry",
     "Piece",
     "link_geometry",
+    "mujoco_from_geoms",
     "piece_body",
 ]
 
@@ -361,11 +362,37 @@ def _union(
         total = MassProperties.combine([piece.unit for piece in pieces])
         return LinkGeometry(role, tuple(pieces), total, skipped=skipped)
     com = first / volume
-    d = com
-    shift = volume * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
-    central = second - shift
+    central = second - parallel_axis_shift(volume, com)
     unit = MassProperties(volume, com, 0.5 * (central + central.T))
     accuracy = max(error_volume / volume, error_inertia / float(np.trace(second)))
     return LinkGeometry(
         role, tuple(pieces), unit, tuple(overlaps), accuracy=accuracy, skipped=skipped
     )
+
+
+# -- what MuJoCo computes from the geoms ----------------------------------------------------------
+
+
+def mujoco_from_geoms(link: Any, discard_visual: bool = False) -> MassProperties | None:
+    """The mass properties MuJoCo's compiler gives an MJCF body without ``<inertial>``
+    (``compiler inertiafromgeom="auto"``, the default): each geom with a volume counts at its
+    own ``mass`` when the file gives one, else at its ``density`` (1000 kg/m^3 by default)
+    times its volume, and the geoms are *summed* (overlaps count twice), by the parallel-axis
+    theorem (:meth:`MassProperties.combine`), about the sum's centre of mass, in the body
+    frame L. Every geom counts (collision and visual alike), the visual-only ones not when
+    ``discard_visual`` (``compiler discardvisual="true"``). Meshes are taken as exact
+    polyhedra. None when no geom gives mass (MuJoCo's body then has none); a geom that cannot
+    be weighed (a missing mesh) raises what :func:`_piece` raises."""
+    parts = []
+    for geometry in (*link.collisions, *link.visuals):
+        if geometry.kind in _NO_VOLUME or (discard_visual and geometry.role == "visual"):
+            continue
+        unit = _piece(geometry).unit
+        if geometry.mass is not None:
+            mass = geometry.mass
+        else:
+            density = 1000.0 if geometry.density is None else geometry.density
+            mass = density * unit.mass
+        if mass > 0.0:
+            parts.append(_scaled(unit, mass / unit.mass))
+    return MassProperties.combine(parts) if parts else None

@@ -28,6 +28,7 @@ import signal
 import sys
 import textwrap
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -43,7 +44,7 @@ from ..fileio import (
     terminate_as_exception,
 )
 from ..shapes import SHAPES
-from . import body, export, materials, mesh, simulate, tolerance, view
+from . import body, check, export, materials, mesh, simulate, tolerance, view
 from ._options import Parser, UsageError, body_from_args, format_table
 
 __all__ = [
@@ -68,6 +69,7 @@ COMMANDS = {
     "mesh": mesh,
     "view": view,
     "tolerance": tolerance,
+    "check": check,
 }
 
 
@@ -152,10 +154,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     on stderr, never a traceback. A signal recorded during the command is forgotten when it
     returns: it stopped this command, not the library calls a program makes after it."""
     clear_interrupt()
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning  # one "warning: ..." line, not Python's two
     try:
         return _run(argv)
     finally:
+        warnings.showwarning = shown
         clear_interrupt()
+
+
+def _show_warning(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+    """A library warning on the command line: one line on stderr."""
+    print(f"warning: {' '.join(str(message).split())}", file=sys.stderr)
 
 
 def _run(argv: Sequence[str] | None) -> int:

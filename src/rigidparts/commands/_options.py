@@ -37,9 +37,12 @@ __all__ = [
     "add_units_option",
     "body_epilog",
     "body_from_args",
+    "body_inputs",
+    "check_not_input",
     "check_output",
     "check_suffix",
     "format_table",
+    "model_inputs",
     "named_frame",
     "radial_frame",
     "sections",
@@ -61,8 +64,14 @@ class Parser(argparse.ArgumentParser):
 
 
 #: The SI unit of each kind of dimension, as printed in helps and tables ("" for none).
-UNITS = {"length": "m", "angle": "rad", "count": "", "path": "", "text": ""}
-_METAVARS = {"length": "LEN", "angle": "ANGLE", "count": "N", "path": "FILE", "text": "TEXT"}
+UNITS = {
+    "length": "m", "angle": "rad", "count": "", "path": "", "text": "",
+    "vector": "m", "tensor": "kg m^2", "pose": "m", "geometry": "",
+}  # fmt: skip
+_METAVARS = {
+    "length": "LEN", "angle": "ANGLE", "count": "N", "path": "FILE", "text": "TEXT",
+    "vector": "X,Y,Z", "tensor": "IXX,IYY,IZZ,IXY,IXZ,IYZ", "pose": "X,Y,Z",
+}  # fmt: skip
 _UNIT_EXAMPLES = {"length": "'250 mm'", "angle": "'30 deg'"}
 
 
@@ -146,6 +155,55 @@ def check_output(
     return path
 
 
+def check_not_input(output: str, option: str, inputs: Any, *, folder: Any = None) -> None:
+    """:class:`UsageError` when ``output`` (given as ``option``) is one of ``inputs``, pairs
+    ``(path, what)`` (:func:`body_inputs`, :func:`model_inputs`): the same file also through a
+    symlink or a hard link (:func:`rigidparts.fileio.same_file`). No command writes over what
+    it reads, ``--force`` or not (``--force`` replaces read-only outputs, never inputs).
+    ``folder``: a companion folder the command replaces (an export's meshes), which must not
+    hold an input either."""
+    import os
+
+    from ..fileio import same_file
+
+    inside = None if folder is None else Path(os.path.realpath(folder))
+    for path, what in inputs:
+        if not isinstance(path, str | os.PathLike):
+            continue  # an object standing for a file (a trimesh): nothing on disk
+        if same_file(output, path):
+            raise UsageError(
+                f"{option} {output}: is {what} {os.fspath(path)}, which this command reads: "
+                "give another output (--force never replaces an input)"
+            )
+        if inside is not None and Path(os.path.realpath(path)).is_relative_to(inside):
+            raise UsageError(
+                f"{option} {output}: its mesh folder {inside} holds {what} "
+                f"{os.fspath(path)}, which this command reads and the export would replace: "
+                "give another output"
+            )
+
+
+def body_inputs(spec: ShapeSpec, args: argparse.Namespace) -> list[tuple[Any, str]]:
+    """The files a body command reads: ``(path, what)`` for each parameter of kind ``path``
+    given on the command line (``rigidparts mesh meshbody part.stl``)."""
+    return [
+        (getattr(args, p.name), f"the {p.name} file")
+        for p in spec.params
+        if p.kind == "path" and getattr(args, p.name, None) is not None
+    ]
+
+
+def model_inputs(path: str, model: Any) -> list[tuple[Any, str]]:
+    """The files a command on a model file reads: the model file and every file its bodies
+    are read from (a parameter of kind ``path``, ``bodies.NAME.file``)."""
+    inputs: list[tuple[Any, str]] = [(path, "the model file")]
+    for name, body in model.bodies.items():
+        for param in body.spec.params:
+            if param.kind == "path":
+                inputs.append((body.dimensions.get(param.name), f"the file of bodies.{name}"))
+    return inputs
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     """``--force``: replace read-only output files (a command's outputs are checked before
     any work, written atomically, keep an existing file's permissions)."""
@@ -178,7 +236,7 @@ REPORT_UNITS_HELP = (
 
 
 def _option_name(param: Param) -> str:
-    return "--" + param.name.replace("_", "-")
+    return param.option or "--" + param.name.replace("_", "-")
 
 
 def report_units_flags(spec: ShapeSpec | None = None) -> list[str]:
@@ -278,6 +336,8 @@ def add_body_options(
         title += f" ({', '.join(with_units)}, or with units such as {' or '.join(examples)})"
     dims = parser.add_argument_group(title)
     for param in spec.params:
+        if not param.command_line:  # bodies placed in a body: Python and model files only
+            continue
         if param.kind == "path":  # a file is named first, as in 'rigidparts meshbody FILE'
             dims.add_argument(
                 param.name,
@@ -322,25 +382,33 @@ def add_body_options(
             help="explicit height direction, not parallel to the axis (default: the rule in "
             "the README: the world axis that cyclically follows the axis' largest component)",
         )
-    mat = parser.add_argument_group("material (one of)")
-    mat.add_argument(
-        "--material",
-        default=None,
-        metavar="NAME",
-        help=_DefaultMaterialHelp("name from 'rigidparts materials'"),
-    )
-    mat.add_argument(
-        "--density",
-        default=options["density"],
-        metavar="RHO",
-        help="density in kg/m^3 or with units ('7.85 g/cm^3'); replaces the material",
-    )
-    mat.add_argument(
-        "--mass",
-        default=options["mass"],
-        metavar="MASS",
-        help="mass in kg or with units ('2.5 kg'); the density is then mass / volume",
-    )
+    if spec.mass_only:  # no volume: the mass is the one way to give the amount of matter
+        parser.add_argument_group("mass").add_argument(
+            "--mass",
+            default=options["mass"],
+            metavar="MASS",
+            help=f"mass in kg or with units ('2.5 kg'); default {options['mass']:g} kg",
+        )
+    else:
+        mat = parser.add_argument_group("material (one of)")
+        mat.add_argument(
+            "--material",
+            default=None,
+            metavar="NAME",
+            help=_DefaultMaterialHelp("name from 'rigidparts materials'"),
+        )
+        mat.add_argument(
+            "--density",
+            default=options["density"],
+            metavar="RHO",
+            help="density in kg/m^3 or with units ('7.85 g/cm^3'); replaces the material",
+        )
+        mat.add_argument(
+            "--mass",
+            default=options["mass"],
+            metavar="MASS",
+            help="mass in kg or with units ('2.5 kg'); the density is then mass / volume",
+        )
     kind = spec.extra_frames if frames else None
     if kind is not None:
         group = parser.add_argument_group("extra frames")
@@ -388,8 +456,10 @@ def body_from_args(shape: str | ShapeSpec, args: argparse.Namespace) -> Any:
     from ..materials import DEFAULT_MATERIAL
 
     spec = shape if isinstance(shape, ShapeSpec) else get_shape(shape)
-    kwargs = {name: getattr(args, name) for name in spec.signature_defaults()}
-    if kwargs["material"] is None:  # only the sentinel counts as "not given"
+    kwargs = {
+        name: getattr(args, name, default) for name, default in spec.signature_defaults().items()
+    }
+    if "material" in kwargs and kwargs["material"] is None:  # only the sentinel: "not given"
         kwargs["material"] = DEFAULT_MATERIAL
     if spec.extra_frames == "named" and kwargs[spec.frames_keyword] is not None:
         named: dict[str, list[str]] = {}
@@ -495,11 +565,14 @@ def format_table(body: Any, units: Any = None) -> str:
         material = data["material"]
     else:
         material = "(given mass)" if "mass" in params else "(given density)"
+    lines.append("")
+    if not spec.mass_only:  # a body given by its mass has no material, density or volume
+        lines += [
+            f"  material          {material}",
+            f"  density           {_fmt(data['density'])} {unit['density']}",
+            f"  volume            {_fmt(data['volume'])} {unit['volume']}",
+        ]
     lines += [
-        "",
-        f"  material          {material}",
-        f"  density           {_fmt(data['density'])} {unit['density']}",
-        f"  volume            {_fmt(data['volume'])} {unit['volume']}",
         f"  mass              {_fmt(data['mass'])} {unit['mass']}",
         f"  centre of mass    {_vec(data['center_of_mass'])} {length}   (in frame_a)",
         "",
@@ -529,6 +602,9 @@ def format_table(body: Any, units: Any = None) -> str:
             rows = [_vec(row) for row in frame["rotation"]]
             lines.append(f"      {'':<10} rotation {rows[0]}")
             lines += [f"      {'':<10}          {row}" for row in rows[1:]]
+    extra = getattr(body, "report_lines", None)  # a body read from a file: what was done
+    if extra is not None:
+        lines += ["", *extra()]
     return "\n".join(lines)
 
 

@@ -10,6 +10,8 @@ read-only file (unless ``--force``), and its folder exists or can be made.
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,9 @@ from ._options import (
     UsageError,
     add_output_options,
     add_units_option,
+    check_not_input,
     check_output,
+    model_inputs,
     sections,
 )
 
@@ -53,8 +57,8 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
 def run(args: argparse.Namespace) -> int:
     """Check the output, load the model, write it in the chosen format, report what was
     written (with the total mass in ``--units``); returns 0."""
-    from ..export import check_format, export
-    from ..export._common import body_geometry, mesh_folder
+    from ..export import MuJoCoDepthWarning, check_format, export, mujoco_depth_warning
+    from ..export._common import FORMAT_KINDS, body_geometry, mesh_folder
     from ..fileio import same_file
 
     chosen = check_format(args.output, args.format)
@@ -66,13 +70,23 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.model).is_file() and Path(args.model).exists():
         raise UsageError(f"{args.model}: is not a file (give the model file, .toml)")
 
-    from ..model import load_model
+    from ..formats import load_model
 
     model = load_model(args.model)
-    export(model, args.output, chosen, sections=args.sections, force=args.force)
+    # the files the model's bodies are read from: neither the output nor in its mesh folder
+    folder = mesh_folder(args.output)[0] if chosen != "usd" else None  # USD holds its meshes
+    check_not_input(args.output, "-o", model_inputs(args.model, model), folder=folder)
+    # MuJoCo's depth limit, before any work: MJCF refused, other formats written with a warning
+    depth_warning = mujoco_depth_warning(model, chosen)
+    if depth_warning is not None:
+        print(f"warning: {args.model}: {depth_warning}", file=sys.stderr)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MuJoCoDepthWarning)  # said above, once
+        export(model, args.output, chosen, sections=args.sections, force=args.force)
     if not args.quiet:
         # The bodies the exporters wrote as meshes: those without a native primitive.
-        meshes = sum(body_geometry(b).kind == "mesh" for b in model.bodies.values())
+        kinds = FORMAT_KINDS[chosen]
+        meshes = sum(body_geometry(b, kinds).kind == "mesh" for b in model.bodies.values())
         # USD holds its meshes; the other formats write OBJ files beside the model file
         where = "inside the file" if chosen == "usd" else f"in {mesh_folder(args.output)[0]}"
         note = f"; {_plural(meshes, 'mesh')} {where}" if meshes else ""

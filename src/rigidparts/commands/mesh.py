@@ -21,6 +21,8 @@ from ._options import (
     add_body_options,
     add_output_options,
     body_from_args,
+    body_inputs,
+    check_not_input,
     check_output,
     check_suffix,
     sections,
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from ..mesh import FLOAT32_FORMATS, MESH_FORMATS, body_mesh, export_mesh
 
     check_suffix(args.output, tuple(MESH_FORMATS), "mesh")
+    check_not_input(args.output, "-o", body_inputs(SHAPES[args.shape], args))
     check_output(args.output, "-o", force=args.force)
     try:
         import trimesh  # noqa: F401

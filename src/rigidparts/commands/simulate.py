@@ -9,7 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._options import MODEL_HELP, UsageError, add_output_options, check_output
+from ._options import (
+    MODEL_HELP,
+    UsageError,
+    add_output_options,
+    check_not_input,
+    check_output,
+    model_inputs,
+)
 
 __all__ = ["register", "run"]
 
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     Every output (not a folder, not read-only unless --force, the animation's format) is
     checked before the model is read. Returns 0."""
     from ..fileio import same_file
-    from ..model import load_model
+    from ..formats import load_model
 
     named = ((args.output, "-o"), (args.animate, "--animate"), (args.html, "--html"))
     outputs = [(o, name) for o, name in named if o]
@@ -84,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             ) from None
         check_animation_path(args.animate)  # a bad suffix or no encoder fails before the run
     model = load_model(args.model)
+    for path, option in outputs:  # nor a file the model's bodies are read from
+        check_not_input(path, option, model_inputs(args.model, model))
 
     result = simulate(
         model,

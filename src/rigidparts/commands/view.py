@@ -26,8 +26,11 @@ from ._options import (
     add_units_option,
     body_epilog,
     body_from_args,
+    body_inputs,
+    check_not_input,
     check_output,
     check_suffix,
+    model_inputs,
     sections,
     warn_large_coordinates,
 )
@@ -249,10 +252,12 @@ def run(args: argparse.Namespace) -> int:
     if not html:
         settings["size"] = options.size
     if shape is None:
-        from ..model import load_model
+        from ..formats import load_model
 
         subject: Any = load_model(args.target)
+        check_not_input(options.output, "-o", model_inputs(args.target, subject))
     else:
+        check_not_input(options.output, "-o", body_inputs(SHAPES[shape], options))
         subject = body_from_args(shape, options)
         warn_large_coordinates(subject)
         # a lone body's appearance (a model's bodies take theirs from the model file)

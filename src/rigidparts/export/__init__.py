@@ -20,13 +20,20 @@ This package imports the model and the core only (never sim, viz or the command 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ParameterError
 from ..fileio import check_output, forcing
 from ..model import Model
-from ._common import mesh_folder
+from ._common import (
+    MUJOCO_MAX_BODY_DEPTH,
+    MuJoCoDepthWarning,
+    mesh_folder,
+    mujoco_depth_error,
+    too_deep_for_mujoco,
+)
 from .mjcf import to_mjcf
 from .sdf import to_sdf
 from .urdf import to_urdf
@@ -35,13 +42,16 @@ from .usd import to_usd
 __all__ = [
     "FORMATS",
     "SUFFIXES",
+    "MuJoCoDepthWarning",
     "check_format",
     "export",
     "format_from_suffix",
+    "mujoco_depth_warning",
     "to_mjcf",
     "to_sdf",
     "to_urdf",
     "to_usd",
+    "urdf_link_depth",
 ]
 
 #: Format name -> writer ``(model, path, *, sections) -> XML text``.
@@ -111,8 +121,68 @@ def export(
     staged beside the target and moved into place last, so an error, Ctrl-C or SIGTERM leaves
     the old export as it was. A symlink is written through, a file keeps its permissions, a
     missing folder is created; a read-only file is refused (:class:`PermissionError`) unless
-    ``force``."""
+    ``force``.
+
+    A tree deeper than MuJoCo builds (:data:`._common.MUJOCO_MAX_BODY_DEPTH` nested bodies) is
+    checked first: as MJCF a :class:`~rigidparts.ModelError` naming the body (nothing is
+    written); in the other formats (which MuJoCo reads too) a :class:`MuJoCoDepthWarning`, and
+    the file is written for the engines without that limit."""
     chosen = check_format(path, format)
     check_output(path, force=force, folder_too=mesh_folder(path)[1])
+    depth_warning = mujoco_depth_warning(model, chosen)
+    if depth_warning is not None:
+        warnings.warn(MuJoCoDepthWarning(depth_warning), stacklevel=2)
     with forcing(force):
         return WRITERS[chosen](model, path, sections=sections)
+
+
+def mujoco_depth_warning(model: Model, format: str) -> str | None:
+    """MuJoCo's depth limit (:data:`._common.MUJOCO_MAX_BODY_DEPTH` nested bodies) for an
+    export of ``model`` as ``format``: as ``"mjcf"`` a tree deeper than that is a
+    :class:`~rigidparts.ModelError` (raised; nothing is written); in another format the one
+    line of a warning is returned (the command line prints it, :func:`export` warns), None
+    when MuJoCo builds the tree. A URDF nests deeper than the bodies, since each named frame is
+    a link (:func:`urdf_link_depth`): MuJoCo refuses it already when that depth is over the
+    limit."""
+    if format == "mjcf":
+        error = mujoco_depth_error(
+            model,
+            "MuJoCo cannot load it, so no MJCF is written: export URDF or SDF for engines "
+            "without that limit, or shorten the chain",
+        )
+        if error is not None:
+            raise error
+        return None
+    written = f"this {format.upper()} file is written for engines without that limit"
+    found = too_deep_for_mujoco(model)
+    if found is not None:
+        body, _, words = found
+        return f"body {body!r} {words} (MuJoCo refuses this model): {written}"
+    if format == "urdf":
+        link, depth = urdf_link_depth(model)
+        if depth > MUJOCO_MAX_BODY_DEPTH:
+            return (
+                f"link {link!r} of the URDF lies {depth} links deep (each frame is a link); "
+                f"MuJoCo builds at most {MUJOCO_MAX_BODY_DEPTH} nested bodies, so it refuses "
+                f"this URDF (the MJCF export loads): {written}"
+            )
+    return None
+
+
+def urdf_link_depth(model: Model) -> tuple[str, int]:
+    """``(link, depth)``: the deepest link of the URDF export of ``model`` and its depth below
+    the ``world`` link, from the layout :mod:`.urdf` writes: a body held by its joint at
+    frame_a is one link below its parent body's link, one held at another frame C two (the
+    frame link ``B.C``, then the body's link), and each body's named frames are links one
+    below its link. One pass over the joints (parents first)."""
+    depth: dict[str | None, int] = {None: 0}
+    for joint in model.ordered_joints():
+        step = 1 if joint.child_frame == "frame_a" else 2
+        depth[joint.child_body] = depth[joint.parent_body] + step
+    deepest = max(model.bodies, key=lambda name: depth[name])
+    frames = [
+        f for f in model.bodies[deepest].frames if f != model.parent_joint(deepest).child_frame
+    ]
+    if frames:
+        return f"{deepest}.{frames[-1]}", depth[deepest] + 1
+    return deepest, depth[deepest]

@@ -24,23 +24,27 @@ from typing import Any
 import numpy as np
 
 from ..component import Component
+from ..errors import ModelError
 from ..fileio import atomic_files
-from ..inertia import invalidity_report
 from ..mesh import check_sections
 from ..model import Model
 
 __all__ = [
+    "FORMAT_KINDS",
     "INERTIA_ENTRIES",
-    "TRIANGLE_MARGIN",
+    "MUJOCO_MAX_BODY_DEPTH",
+    "NATIVE_KINDS",
     "Geometry",
+    "MuJoCoDepthWarning",
     "body_geometry",
     "check_sections",
     "distinct_meshes",
-    "exported_inertia",
     "fmt",
     "is_identity",
     "mesh_folder",
     "mesh_obj_bytes",
+    "mujoco_depth_error",
+    "too_deep_for_mujoco",
     "vec",
     "write_xml",
     "xml_text",
@@ -74,9 +78,11 @@ class Geometry:
 
     ``kind`` is ``"box"`` (``size`` = full extents along the geometry frame's x, y, z),
     ``"cylinder"`` (``size`` = (radius, length), axis along the geometry frame's z, as in MJCF,
-    URDF and SDFormat), ``"sphere"`` (``size`` = (radius,)) or ``"mesh"`` (vertices already in
-    frame_a: identity pose). ``rotation`` / ``position`` are the geometry frame's pose in
-    frame_a (``R_AG``, ``p_AoGo_A``, m); the primitives are centred on ``p_AoGo_A``.
+    URDF and SDFormat), ``"sphere"`` (``size`` = (radius,)), ``"capsule"`` (``size`` = (radius,
+    length of the cylindrical part), axis along z), ``"ellipsoid"`` (``size`` = the semi-axes
+    along x, y, z) or ``"mesh"`` (vertices already in frame_a: identity pose). ``rotation`` /
+    ``position`` are the geometry frame's pose in frame_a (``R_AG``, ``p_AoGo_A``, m); the
+    primitives are centred on ``p_AoGo_A``.
     """
 
     kind: str
@@ -96,34 +102,6 @@ INERTIA_ENTRIES = {
     "izz": (2, 2),
 }
 
-#: The triangle-inequality margin, as a multiple of ``eps * trace``, below which an exported
-#: full tensor gets its smallest principal moment raised (see :func:`exported_inertia`).
-TRIANGLE_MARGIN = 64
-
-
-def exported_inertia(body: Component) -> np.ndarray:
-    """The central inertia (frame_a axes, kg m^2) to write as a full tensor (URDF, SDFormat).
-
-    That is ``body.inertia`` itself, unless its principal moments keep the rule of
-    :func:`rigidparts.inertia.invalidity_report` (``I1 >= 0``, ``I1 + I2 >= I3``) by less than
-    ``TRIANGLE_MARGIN * eps * trace`` (the report asked with that *negative* tolerance): bodies
-    at the edge of the triangle inequality (a plate thinner than ~1e-8 of its width, a rod
-    thinner than ~1e-8 of its length) satisfy it by less than the rounding of an engine's own
-    eigen-decomposition, and MuJoCo, which re-diagonalises a URDF tensor and checks the
-    inequality with no tolerance, would refuse the file. Then the smallest principal moment is
-    raised by that margin (about 1.4e-14 of the trace, far below
-    :data:`rigidparts.INERTIA_TOLERANCE`), which keeps every inequality with room to spare.
-    """
-    props = body.mass_properties
-    margin = TRIANGLE_MARGIN * np.finfo(np.float64).eps
-    moments = props.principal_moments
-    if invalidity_report(moments, tolerance=-margin) is None:
-        return np.array(body.inertia)
-    i1, i2, i3 = moments
-    delta = margin * (i1 + i2 + i3)
-    axes = props.principal_axes
-    return axes @ np.diag([i1 + delta, i2, i3]) @ axes.T
-
 
 def _is_signed_permutation(rotation: np.ndarray) -> bool:
     return bool(np.array_equal(np.sort(np.abs(rotation), axis=None), [0.0] * 6 + [1.0] * 3))
@@ -134,7 +112,20 @@ def _is_signed_permutation(rotation: np.ndarray) -> bool:
 _CYLINDER_AXES = [1, 2, 0]
 
 
-def body_geometry(body: Component) -> Geometry:
+#: Every native geometry kind a :class:`Geometry` may have (besides ``"mesh"``).
+NATIVE_KINDS = frozenset({"box", "cylinder", "sphere", "capsule", "ellipsoid"})
+#: The native kinds each format is written with (the rest as meshes): URDF has no capsule nor
+#: ellipsoid; USD has a ``Capsule``, and an ellipsoid would be a non-uniformly scaled
+#: ``Sphere``, which not every USD physics engine collides with, so it is a mesh.
+FORMAT_KINDS = {
+    "mjcf": NATIVE_KINDS,
+    "sdf": NATIVE_KINDS,
+    "urdf": frozenset({"box", "cylinder", "sphere"}),
+    "usd": frozenset({"box", "cylinder", "sphere", "capsule"}),
+}
+
+
+def body_geometry(body: Component, native: frozenset[str] = NATIVE_KINDS) -> Geometry:
     """The native primitive of the body's specification placed in frame_a, or a mesh.
 
     ``primitive = body.spec.primitive(body.dimensions)`` lies in the canonical frame C; with
@@ -142,35 +133,93 @@ def body_geometry(body: Component) -> Geometry:
     frame_a's axes (``R_AC`` a signed permutation) is written unrotated with its extents
     permuted; any other box is rotated by ``R_AC``. A cylinder's geometry frame is ``R_AC``
     with C's x moved to z, and the identity when that axis is +-z (a cylinder is symmetric end
-    to end). A sphere needs no rotation. No primitive: ``Geometry("mesh", ...)``.
+    to end). A capsule as a cylinder; an ellipsoid as a box (its semi-axes permuted, or
+    rotated). A sphere needs no rotation. No primitive, or one whose kind is not in ``native``
+    (the kinds the format has: URDF has no capsule nor ellipsoid): ``Geometry("mesh", ...)``.
     """
     spec = body.spec
     primitive = spec.primitive(body.dimensions) if spec.primitive is not None else None
-    if primitive is None:
+    if primitive is None or primitive.kind not in native:
         return Geometry("mesh", (), np.eye(3), np.zeros(3))
     r_ac = np.array(body.rotation_from_canonical)
     cx, cy, cz = primitive.center
     centre = r_ac[:, 0] * cx + r_ac[:, 1] * cy + r_ac[:, 2] * cz + 0.0  # + 0.0: no -0.0
-    if primitive.kind == "box":
+    if primitive.kind in ("box", "ellipsoid"):
         extents = np.array(primitive.size, dtype=np.float64)
         if _is_signed_permutation(r_ac):  # aligned with frame_a: no rotation needed
-            return Geometry("box", tuple(np.abs(r_ac) @ extents), np.eye(3), centre)
-        return Geometry("box", tuple(extents), r_ac, centre)
-    if primitive.kind == "cylinder":
+            return Geometry(primitive.kind, tuple(np.abs(r_ac) @ extents), np.eye(3), centre)
+        return Geometry(primitive.kind, tuple(extents), r_ac, centre)
+    if primitive.kind in ("cylinder", "capsule"):
         r_ag = r_ac[:, _CYLINDER_AXES]
         if np.array_equal(np.abs(r_ag[:, 2]), [0.0, 0.0, 1.0]):
             r_ag = np.eye(3)  # the axis along +-z
-        return Geometry("cylinder", tuple(primitive.size), r_ag, centre)
+        return Geometry(primitive.kind, tuple(primitive.size), r_ag, centre)
     if primitive.kind == "sphere":
         return Geometry("sphere", tuple(primitive.size), np.eye(3), centre)
     raise ValueError(f"shape {spec.name!r}: unknown primitive kind {primitive.kind!r}")
 
 
 def mesh_folder(path: str | os.PathLike[str]) -> tuple[Path, str]:
-    """``(folder on disk, its name relative to the model file)``: ``<stem>_meshes``."""
+    """``(folder on disk, its name relative to the model file)``: ``<stem>_meshes`` beside the
+    file that is written. A symlink given as ``path`` is resolved (the file it points to is
+    the one written, :func:`rigidparts.fileio.atomic_files`): ``out/robot.urdf -> ../real/
+    arm.urdf`` puts the meshes in ``real/arm_meshes``, beside the file that names them."""
     target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
     name = f"{target.stem}_meshes"
     return target.with_name(name), name
+
+
+# -- MuJoCo's depth limit ----------------------------------------------------------------------
+
+#: The deepest chain of bodies below the world that MuJoCo builds. Every compile signs the
+#: model's tree (``mjCModel::Signature``, ``src/user/user_model.cc``), walking it with
+#: ``PrintTree``, which throws "depth limit exceeded in signature computation" at a body 1024
+#: deep (the world is 0 deep), whatever the file format (MJCF, URDF, a spec built in code).
+#: So 1023 nested bodies compile and 1024 do not (checked in ``tests/test_big_models.py``).
+MUJOCO_MAX_BODY_DEPTH = 1023
+
+
+class MuJoCoDepthWarning(UserWarning):
+    """An export in a format MuJoCo also reads (URDF, SDF, USD) of a tree deeper than
+    :data:`MUJOCO_MAX_BODY_DEPTH`: written (other engines load it), but MuJoCo refuses it."""
+
+
+def too_deep_for_mujoco(model: Model) -> tuple[str, int, str] | None:
+    """``(body, depth, words)`` for the deepest body of ``model`` when it lies deeper than
+    :data:`MUJOCO_MAX_BODY_DEPTH` below the world, else None. ``words`` say it in one line:
+    the body, its depth, the last bodies of its chain and the limit. One pass over the joints
+    (parents first), no recursion."""
+    depth: dict[str | None, int] = {None: 0}
+    for joint in model.ordered_joints():
+        depth[joint.child_body] = depth[joint.parent_body] + 1
+    deepest = max(model.bodies, key=lambda name: depth[name])
+    if depth[deepest] <= MUJOCO_MAX_BODY_DEPTH:
+        return None
+    chain = [deepest]
+    while len(chain) < 3:
+        parent = model.parent_joint(chain[-1]).parent_body
+        if parent is None:
+            break
+        chain.append(parent)
+    path = " -> ".join(["world", "...", *reversed(chain)])
+    words = (
+        f"lies {depth[deepest]} bodies deep ({path}); MuJoCo builds at most "
+        f"{MUJOCO_MAX_BODY_DEPTH} nested bodies"
+    )
+    return deepest, depth[deepest], words
+
+
+def mujoco_depth_error(model: Model, what: str) -> ModelError | None:
+    """The :class:`~rigidparts.ModelError` for a tree MuJoCo cannot build
+    (:func:`too_deep_for_mujoco`), naming the body, its depth and the limit, then ``what``
+    (what to do instead); None when the tree is not too deep."""
+    found = too_deep_for_mujoco(model)
+    if found is None:
+        return None
+    body, _, words = found
+    return ModelError(f"bodies.{body}", body, f"{words}: {what}")
 
 
 def mesh_obj_bytes(mesh: Any) -> bytes:
@@ -189,28 +238,23 @@ def mesh_obj_bytes(mesh: Any) -> bytes:
 
 
 def distinct_meshes(
-    model: Model, sections: int, geometries: dict[str, Geometry] | None = None
+    model: Model,
+    sections: int,
+    geometries: dict[str, Geometry] | None = None,
+    native: frozenset[str] = NATIVE_KINDS,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """``({mesh name: trimesh}, {body: mesh name})`` for the bodies drawn as meshes: one mesh
     per distinct shape, dimensions and axes (the first body's name), so a chain of 1000 equal
     links builds, writes and compiles one mesh. ``geometries``: each body's
-    :func:`body_geometry`, when known."""
+    :func:`body_geometry`, when known; ``native``: the format's native kinds."""
     meshes: dict[str, Any] = {}
     mesh_of: dict[str, str] = {}
     first: dict[tuple[Any, ...], str] = {}
     for name, body in model.bodies.items():
-        geometry = body_geometry(body) if geometries is None else geometries[name]
+        geometry = body_geometry(body, native) if geometries is None else geometries[name]
         if geometry.kind != "mesh":
             continue
-        key: tuple[Any, ...] = (
-            body.spec.name,
-            tuple(body.dimensions.items()),
-            np.asarray(body.rotation_from_canonical).tobytes(),
-        )
-        try:
-            hash(key)
-        except TypeError:  # a dimension that is no plain value (a mesh object): its own mesh
-            key = (name,)
+        key = body.mesh_key() or (name,)  # None: a mesh object, its own mesh
         if key not in first:
             first[key] = name
             try:

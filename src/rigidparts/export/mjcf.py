@@ -21,7 +21,8 @@ Conventions
   conaffinity = 1; meshes collide by their convex hull), coloured by the body's appearance
   (``Model.appearance``: ``rgba`` = colour and opacity; an invisible body's geom in group 3,
   which MuJoCo's viewers hide by default): ``box`` (half extents), ``cylinder``
-  (radius, half length), ``sphere`` (radius) or ``mesh``. The two bodies of every joint are a
+  (radius, half length), ``sphere`` (radius), ``capsule`` (radius, half the cylindrical
+  part), ``ellipsoid`` (semi-axes) or ``mesh``. The two bodies of every joint are a
   ``<contact><exclude>`` pair: MuJoCo's own parent filter lapses when the parent is welded to
   the world, and a fixed base would collide with its first link. Each named frame is a
   ``<site name="BODY.FRAME">`` with the frame's position and, unless it is the identity, its
@@ -56,10 +57,13 @@ from ..appearance import Appearance
 from ..component import Component
 from ..errors import ModelError
 from ..fileio import atomic_files
+from ..inertia import MUJOCO_MINVAL as _MINVAL
+from ..inertia import mujoco_invalidity
 from ..model import Model
 from ..model.joints import Joint
 from ..transforms import Transform, compose, invert, matrix_to_quaternion, quaternion_to_matrix
 from ._common import (
+    MUJOCO_MAX_BODY_DEPTH,
     Geometry,
     body_geometry,
     check_sections,
@@ -67,6 +71,7 @@ from ._common import (
     fmt,
     mesh_folder,
     mesh_obj_bytes,
+    mujoco_depth_error,
     vec,
     write_meshes,
     write_xml,
@@ -89,10 +94,11 @@ __all__ = [
 #: count. So 496 bodies load and 497 do not (checked in ``tests/test_big_models.py``).
 MUJOCO_MAX_DEPTH = 496
 
-#: MuJoCo's ``mjMINVAL`` (``mjtype.h``), the floor of its compiler's size checks: a moving
-#: body's mass (kg) and each principal moment (kg m^2), a mesh's volume (m^3) and surface area
-#: (m^2); a mesh triangle whose doubled area (m^2) is below it counts as no triangle.
-MUJOCO_MINVAL = 1e-15
+#: MuJoCo's ``mjMINVAL`` (``mjtype.h``; :data:`rigidparts.inertia.MUJOCO_MINVAL`), the floor
+#: of its compiler's size checks: a moving body's mass (kg) and each principal moment
+#: (kg m^2, :func:`rigidparts.inertia.mujoco_invalidity`), a mesh's volume (m^3) and surface
+#: area (m^2); a mesh triangle whose doubled area (m^2) is below it counts as no triangle.
+MUJOCO_MINVAL = _MINVAL
 
 #: The compiler settings that keep every mass property exactly as written.
 COMPILER = {
@@ -195,6 +201,10 @@ def mjcf_files(
     for joint in joints:  # parents come first: one pass
         depth[joint.child_body] = depth[joint.parent_body] + 1
     deepest = max(model.bodies, key=lambda name: depth[name])
+    if depth[deepest] > MUJOCO_MAX_BODY_DEPTH:  # no file layout helps: MuJoCo cannot build it
+        raise mujoco_depth_error(  # type: ignore[misc]
+            model, "no MJCF can hold it; export URDF or SDF for engines without that limit"
+        )
     if depth[deepest] > MUJOCO_MAX_DEPTH and (folder_name is None or not split):
         raise _too_deep(model, deepest, depth[deepest])
     geometries = {name: body_geometry(body) for name, body in model.bodies.items()}
@@ -396,7 +406,7 @@ def _carries_mass(model: Model, body: str) -> bool:
         name = stack.pop()
         component = model.bodies[name]
         moments = mujoco_moments(component.principal_moments)
-        if component.mass >= MUJOCO_MINVAL and min(moments) >= MUJOCO_MINVAL:
+        if mujoco_invalidity(component.mass, moments) is None:
             return True
         stack.extend(j.child_body for j in model.child_joints(name) if j.type == "fixed")
     return False
@@ -516,11 +526,11 @@ def _geom_attributes(name: str, geometry: Geometry, mesh: str | None = None) -> 
         return geom
     if geometry.kind == "box":
         geom.update(type="box", size=vec(0.5 * np.array(geometry.size)))
-    elif geometry.kind == "cylinder":
+    elif geometry.kind in ("cylinder", "capsule"):  # size: radius, half the cylinder part
         radius, length = geometry.size
-        geom.update(type="cylinder", size=vec((radius, 0.5 * length)))
-    else:  # sphere
-        geom.update(type="sphere", size=vec(geometry.size))
+        geom.update(type=geometry.kind, size=vec((radius, 0.5 * length)))
+    else:  # sphere (radius), ellipsoid (the three semi-axes)
+        geom.update(type=geometry.kind, size=vec(geometry.size))
     geom["pos"] = vec(geometry.position)
     return geom
 

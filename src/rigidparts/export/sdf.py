@@ -5,16 +5,19 @@ Conventions
 - One ``<model>``; each body is a ``<link>`` **whose frame is its frame_a**, posed in the model
   frame at joint position zero (``<pose>`` = ``X_WA``, x y z roll pitch yaw with
   ``R = Rz(yaw) Ry(pitch) Rx(roll)``).
-- ``<inertial><pose>COM 0 0 0</pose><mass/><inertia><ixx/>...</inertia></inertial>``: the
-  centre of mass in frame_a, the tensor about it in frame_a's axes (entries as they are,
-  ``ixy = I[0, 1]``).
+- ``<inertial><pose>COM rpy</pose><mass/><inertia><ixx/>...</inertia></inertial>``: the
+  centre of mass in frame_a and the inertia about it in its principal frame P (``rpy`` =
+  ``R_AP``, the exact principal moments on the diagonal, zero products; a tensor already
+  diagonal in frame_a as it is, with ``rpy = 0``): :mod:`rigidparts.export._inertial`, as
+  in URDF but without MuJoCo's margin at the triangle edge. Drake reads it within 1e-15.
 - Each named frame is ``<frame name="BODY.FRAME" attached_to="BODY">`` posed relative to the
   body's link (``X_AF``: position and roll-pitch-yaw of the frame's rotation).
 - A joint's ``<pose>`` is relative to its child link (SDFormat's default): the child frame
   ``X_AC``; its ``<axis><xyz>`` is in the joint frame. ``revolute`` without limits ->
   ``continuous``; ``prismatic``, ``fixed`` and ``ball`` as such; ``free`` -> no joint at all
   (a link without a joint floats, in Drake and Gazebo). ``world`` is the parent of the root.
-- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh><uri>`` to
+- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``/``<capsule>``/
+  ``<ellipsoid>`` (SDFormat 1.8+), else ``<mesh><uri>`` to
   ``<stem>_meshes/<body>.obj``, relative to the SDF file. The visual carries the body's
   appearance (``<material>`` ambient and diffuse, ``<transparency>``, and for an invisible
   body ``<visibility_flags>0``: :func:`_material`). Gravity belongs to an SDFormat
@@ -30,8 +33,6 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any
 
-import numpy as np
-
 from ..appearance import Appearance
 from ..component import Component
 from ..model import Model
@@ -44,13 +45,13 @@ from ._common import (
     body_geometry,
     check_sections,
     distinct_meshes,
-    exported_inertia,
     fmt,
     mesh_folder,
     vec,
     write_xml,
     xml_text,
 )
+from ._inertial import link_inertial
 
 __all__ = ["SDF_VERSION", "build_sdf", "to_sdf"]
 
@@ -116,13 +117,7 @@ def _link(
     the colours of ``looks``) and collision."""
     link = ET.SubElement(parent, "link", name=name)
     _pose(link, pose)
-    inertial = ET.SubElement(link, "inertial")
-    _pose(inertial, (np.eye(3), body.center_of_mass))
-    _text(inertial, "mass", fmt(body.mass))
-    tensor = ET.SubElement(inertial, "inertia")
-    i = exported_inertia(body)
-    for tag, (row, column) in INERTIA_ENTRIES.items():
-        _text(tensor, tag, fmt(i[row, column]))
+    _inertial(link, body)
     geometry = body_geometry(body)
     for tag in ("visual", "collision"):
         element = ET.SubElement(link, tag, name=tag)
@@ -130,6 +125,20 @@ def _link(
         _geometry(ET.SubElement(element, "geometry"), geometry, mesh_uri)
         if tag == "visual":
             _material(element, looks)
+
+
+def _inertial(link: ET.Element, body: Component) -> None:
+    """``<inertial>`` in the principal frame P (:func:`link_inertial`): ``<pose>`` = the centre
+    of mass and ``rpy(R_AP)`` (relative to the link), the mass, and ``<inertia>`` with the
+    moments in P's axes on the diagonal and zero products."""
+    values = link_inertial(body.mass_properties)
+    inertial = ET.SubElement(link, "inertial")
+    _pose(inertial, (values.rotation, values.position))
+    _text(inertial, "mass", fmt(values.mass))
+    tensor = ET.SubElement(inertial, "inertia")
+    moments = dict(zip(("ixx", "iyy", "izz"), values.moments, strict=True))
+    for tag in INERTIA_ENTRIES:
+        _text(tensor, tag, fmt(moments.get(tag, 0.0)))
 
 
 def _material(visual: ET.Element, looks: Appearance) -> None:
@@ -161,6 +170,13 @@ def _geometry(parent: ET.Element, geometry: Geometry, mesh_uri: str) -> None:
         _text(cylinder, "length", fmt(length))
     elif geometry.kind == "sphere":
         _text(ET.SubElement(parent, "sphere"), "radius", fmt(geometry.size[0]))
+    elif geometry.kind == "capsule":  # SDFormat 1.8+: length is the cylindrical part
+        radius, length = geometry.size
+        capsule = ET.SubElement(parent, "capsule")
+        _text(capsule, "radius", fmt(radius))
+        _text(capsule, "length", fmt(length))
+    elif geometry.kind == "ellipsoid":  # SDFormat 1.8+
+        _text(ET.SubElement(parent, "ellipsoid"), "radii", vec(geometry.size))
     else:
         _text(ET.SubElement(parent, "mesh"), "uri", mesh_uri)
 

@@ -4,10 +4,14 @@ Conventions
 -----------
 - A link named ``world`` is the root (Drake and MuJoCo take it for the world; Pinocchio for
   its universe). Each body is a link **whose frame is its frame_a**, carrying
-  ``<inertial><origin xyz=COM rpy="0 0 0"/><mass/><inertia ixx ixy ixz iyy iyz izz/>``:
-  the centre of mass in frame_a and the inertia tensor about the centre of mass in frame_a's
-  axes (URDF's reference point is the ``<inertial><origin>``, never the link origin), the
-  tensor's entries as they are (``ixy = I[0, 1]``, the negative product of inertia).
+  ``<inertial><origin xyz=COM rpy=.../><mass/><inertia ixx iyy izz, ixy=ixz=iyz=0/>``: the
+  centre of mass in frame_a (URDF's reference point is the ``<inertial><origin>``, never the
+  link origin) and the inertia about it in its principal frame P (``rpy`` = ``R_AP``, the
+  exact principal moments on the diagonal; a tensor already diagonal in frame_a as it is, with
+  ``rpy = 0``): :mod:`rigidparts.export._inertial`. pybullet keeps only the diagonal of its
+  own Jacobi of a full tensor (up to ~2e-7 of the trace lost); this form arrives within
+  1e-15 in pybullet, Pinocchio and Drake, and within ~2e-15 in MuJoCo (which rotates it into
+  the link frame and re-diagonalises it).
 - Every named frame F of body B is a massless link ``B.F`` on a fixed joint ``B.F`` whose
   ``<origin>`` is the frame's pose ``X_AF`` (position and roll-pitch-yaw of its rotation). The
   link says so: ``<inertial><mass value="0.0"/><inertia .../></inertial>`` with a zero
@@ -29,8 +33,9 @@ Conventions
 - ``<mujoco><compiler .../></mujoco>`` keeps MuJoCo from fusing fixed links
   (``fusestatic``), dropping visuals, stripping mesh paths, balancing or recomputing
   inertias; Pinocchio and Drake ignore it.
-- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else ``<mesh
-  filename="<stem>_meshes/<name>.obj"/>`` relative to the URDF file (equal bodies share one).
+- Visual and collision: native ``<box>``/``<cylinder>``/``<sphere>``, else (capsules and
+  ellipsoids too: URDF has neither) ``<mesh filename="<stem>_meshes/<name>.obj"/>`` relative
+  to the URDF file (equal bodies share one).
   The visual carries the body's appearance as ``<material name="BODY_material"><color
   rgba=.../>`` (alpha = opacity; 0 for an invisible body: :func:`_material`).
   URDF has no gravity.
@@ -50,17 +55,18 @@ from ..model.joints import Joint
 from ..model.rods import refuse_rods
 from ..transforms import Transform, invert, matrix_to_rpy
 from ._common import (
+    FORMAT_KINDS,
     INERTIA_ENTRIES,
     body_geometry,
     check_sections,
     distinct_meshes,
-    exported_inertia,
     fmt,
     mesh_folder,
     vec,
     write_xml,
     xml_text,
 )
+from ._inertial import link_inertial
 
 __all__ = ["UNLIMITED", "build_urdf", "to_urdf"]
 
@@ -77,6 +83,10 @@ MUJOCO_COMPILER = {
     "boundmass": "0",
     "boundinertia": "0",
 }
+
+
+#: The native geometry URDF has (no capsule, no ellipsoid: those bodies are written as meshes).
+URDF_KINDS = FORMAT_KINDS["urdf"]
 
 
 def to_urdf(model: Model, path: str | os.PathLike[str] | None = None, *, sections: int = 64) -> str:
@@ -107,7 +117,7 @@ def build_urdf(
                 f"URDF has no ball joint that MuJoCo, Pinocchio and Drake all read (joint "
                 f"{joint.name!r}); export MJCF or SDF",
             )
-    meshes, mesh_of = distinct_meshes(model, sections)
+    meshes, mesh_of = distinct_meshes(model, sections, native=URDF_KINDS)
     robot = ET.Element("robot", name=model.name)
     ET.SubElement(ET.SubElement(robot, "mujoco"), "compiler", MUJOCO_COMPILER)
     ET.SubElement(robot, "link", name="world")
@@ -180,6 +190,19 @@ def _massless_inertial(link: ET.Element) -> None:
     ET.SubElement(inertial, "inertia", dict.fromkeys(INERTIA_ENTRIES, "0.0"))
 
 
+def _inertial(link: ET.Element, body: Component) -> None:
+    """``<inertial>`` in the principal frame P (:func:`link_inertial`, with the margin MuJoCo's
+    re-diagonalisation needs): ``<origin xyz=p_AoBcm_A rpy=rpy(R_AP)/>``, the mass, and
+    ``<inertia>`` with the moments in P's axes on the diagonal and zero products."""
+    values = link_inertial(body.mass_properties, margin=True)
+    inertial = ET.SubElement(link, "inertial")
+    _origin(inertial, (values.rotation, values.position))
+    ET.SubElement(inertial, "mass", value=fmt(values.mass))
+    ixx, iyy, izz = values.moments
+    ET.SubElement(inertial, "inertia", ixx=fmt(ixx), ixy="0.0", ixz="0.0", iyy=fmt(iyy),
+                  iyz="0.0", izz=fmt(izz))  # fmt: skip
+
+
 def _joint_type(joint: Joint) -> str:
     if joint.type == "revolute":
         return "revolute" if joint.limits is not None else "continuous"
@@ -197,13 +220,8 @@ def _body_link(
     looks: Appearance,
 ) -> None:
     link = ET.SubElement(robot, "link", name=name)
-    inertial = ET.SubElement(link, "inertial")
-    ET.SubElement(inertial, "origin", xyz=vec(body.center_of_mass), rpy="0.0 0.0 0.0")
-    ET.SubElement(inertial, "mass", value=fmt(body.mass))
-    i = exported_inertia(body)
-    entries = {tag: fmt(i[row, column]) for tag, (row, column) in INERTIA_ENTRIES.items()}
-    ET.SubElement(inertial, "inertia", entries)
-    geometry = body_geometry(body)
+    _inertial(link, body)
+    geometry = body_geometry(body, URDF_KINDS)
     for tag in ("visual", "collision"):
         element = ET.SubElement(link, tag, name=f"{name}_{tag}")
         _origin(element, (geometry.rotation, geometry.position))

@@ -23,7 +23,8 @@ Conventions
   engine computes anything from the geometry.
 - Geometry: the child prim ``geometry`` with ``UsdPhysics.CollisionAPI``: the shape
   specification's native primitive as a ``Cube`` (``size = 1`` scaled to the box's extents),
-  ``Cylinder`` (axis Z of its geometry frame) or ``Sphere``, else a ``Mesh`` of the body's
+  ``Cylinder`` or ``Capsule`` (axis Z of its geometry frame; a capsule's ``height`` is its
+  cylindrical part) or ``Sphere``, else (an ellipsoid too) a ``Mesh`` of the body's
   triangles (frame_a coordinates; ``MeshCollisionAPI`` approximation ``convexHull``, as
   MuJoCo collides meshes).
 - Appearance (``Model.appearance``): the geometry prim's ``primvars:displayColor`` (linear
@@ -64,12 +65,24 @@ from ..model import Model
 from ..model.joints import Joint
 from ..model.rods import refuse_rods
 from ..transforms import Transform, matrix_to_quaternion, rotation_about_axis
-from ._common import Geometry, body_geometry, check_sections, distinct_meshes, mesh_folder
+from ._common import (
+    FORMAT_KINDS,
+    Geometry,
+    body_geometry,
+    check_sections,
+    distinct_meshes,
+    mesh_folder,
+)
 
 __all__ = ["USD_SUFFIXES", "build_usd", "to_usd"]
 
 #: The file suffixes USD reads (the format follows the suffix).
 USD_SUFFIXES = (".usda", ".usdc", ".usd")
+
+
+#: The native geometry written (an ellipsoid is a mesh: a non-uniformly scaled ``Sphere`` is
+#: not a collision shape every USD physics engine reads).
+USD_KINDS = FORMAT_KINDS["usd"]
 
 
 def _pxr() -> Any:
@@ -123,7 +136,7 @@ def build_usd(model: Model, *, sections: int = 64) -> Any:
     sections = check_sections(sections)
     model.check()
     refuse_rods(model.rods, "USD")  # no spring-damper element: a clear error
-    shared, mesh_of = distinct_meshes(model, sections)
+    shared, mesh_of = distinct_meshes(model, sections, native=USD_KINDS)
     meshes = {body: shared[name] for body, name in mesh_of.items()}
     stage = usd.Stage.CreateInMemory()
     usd_geom.SetStageMetersPerUnit(stage, 1.0)
@@ -149,7 +162,7 @@ def build_usd(model: Model, *, sections: int = 64) -> Any:
         usd_physics.RigidBodyAPI.Apply(prim)
         _mass(usd_physics.MassAPI.Apply(prim), gf, body)
         shape = _geometry(stage, usd_geom, usd_physics, gf, f"{path}/geometry",
-                          body_geometry(body), meshes.get(name))  # fmt: skip
+                          body_geometry(body, USD_KINDS), meshes.get(name))  # fmt: skip
         _appearance(shape, gf, usd_geom, model.appearance(name))
         frames_path = f"{path}/frames"
         usd_geom.Scope.Define(stage, frames_path)
@@ -230,6 +243,12 @@ def _geometry(
     elif geometry.kind == "cylinder":
         radius, length = geometry.size
         shape = usd_geom.Cylinder.Define(stage, path)
+        shape.CreateRadiusAttr(float(radius))
+        shape.CreateHeightAttr(float(length))
+        shape.CreateAxisAttr(usd_geom.Tokens.z)
+    elif geometry.kind == "capsule":  # height: the cylindrical part, between the hemispheres
+        radius, length = geometry.size
+        shape = usd_geom.Capsule.Define(stage, path)
         shape.CreateRadiusAttr(float(radius))
         shape.CreateHeightAttr(float(length))
         shape.CreateAxisAttr(usd_geom.Tokens.z)

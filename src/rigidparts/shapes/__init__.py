@@ -16,10 +16,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ..errors import ParameterError
 from ._spec import (
     COMMON_RULES,
+    PRIMITIVE_KINDS,
     RAW_KINDS,
     UNREPRESENTABLE_RULE,
     Param,
@@ -35,17 +37,20 @@ from ._spec import (
 
 __all__ = [
     "COMMON_RULES",
+    "PRIMITIVE_KINDS",
     "RAW_KINDS",
     "SHAPES",
     "UNREPRESENTABLE_RULE",
     "Param",
     "Primitive",
+    "PrimitiveShape",
     "Rule",
     "ShapeSpec",
     "get_shape",
     "register",
     "results_representable",
     "rule_codes",
+    "shape_for_primitive",
     "unrepresentable_parameter",
 ]
 
@@ -63,6 +68,65 @@ def get_shape(name: str, parameter: str = "shape") -> ShapeSpec:
     try:
         return SHAPES[name]
     except (KeyError, TypeError):
+        raise ParameterError(parameter, name, f"must be one of {', '.join(SHAPES)}") from None
+
+
+class PrimitiveShape(NamedTuple):
+    """The registry body that is exactly a native primitive (:func:`shape_for_primitive`).
+
+    ``body_class(spec.name)(**dimensions, **options, material=...)`` builds it, and its frame_a
+    then has the pose ``pose = X_GA = (R_GA (3, 3), p_GoAo_G (3,))`` in the primitive's
+    geometry frame G (m); ``R_GA`` is the identity for every native kind, so the body's
+    frame_a axes are G's and its results need only the translation.
+    """
+
+    spec: ShapeSpec
+    dimensions: dict[str, float]
+    options: dict[str, Any]
+    pose: tuple[Any, Any]
+
+
+def _primitive_shapes() -> dict[str, ShapeSpec]:
+    """kind -> the one shape whose ``from_primitive`` reads it (two would be a bug)."""
+    found: dict[str, ShapeSpec] = {}
+    for spec in SHAPES.values():
+        for kind in spec.from_primitive or ():
+            if kind in found:
+                raise RuntimeError(
+                    f"shapes {found[kind].name!r} and {spec.name!r} both read primitive {kind!r}"
+                )
+            found[kind] = spec
+    return found
+
+
+#: primitive kind -> the shape that reads it (``box``, ``cylinder``, ``sphere`` (the ball),
+#: ``capsule``, ``ellipsoid``), read-only.
+PRIMITIVE_SHAPES = MappingProxyType(_primitive_shapes())
+
+
+def shape_for_primitive(kind: str, size: Any) -> PrimitiveShape:
+    """The body that is exactly the native primitive ``kind`` of ``size`` (m, SI floats), as
+    URDF, SDFormat and MJCF place it in its geometry frame G: ``box`` centred on G, full extents
+    along x, y, z; ``cylinder`` and ``capsule`` ``(radius, length)`` centred, axis along z (a
+    capsule's length is its cylindrical part); ``sphere`` ``(radius,)`` centred; ``ellipsoid``
+    ``(a, b, c)`` centred, semi-axes along x, y, z.
+
+    Returns a :class:`PrimitiveShape` ``(spec, dimensions, options, pose)``; the size's values
+    are not checked here (the body's constructor checks them and names the keyword).
+    :class:`ParameterError` naming ``kind`` for an unknown kind, ``size`` for a wrong count.
+    """
+    spec = PRIMITIVE_SHAPES.get(kind) if isinstance(kind, str) else None
+    if spec is None or spec.from_primitive is None:
         raise ParameterError(
-            parameter, name, f"must be one of {', '.join(SHAPES)}"
-        ) from None
+            "kind", kind, f"must be one of {', '.join(PRIMITIVE_KINDS)} (a native primitive)"
+        )
+    try:
+        values = tuple(float(v) for v in size)
+    except (TypeError, ValueError):
+        values = ()
+    count = PRIMITIVE_KINDS[kind]
+    if len(values) != count:
+        numbers = "1 number" if count == 1 else f"{count} numbers"
+        raise ParameterError("size", size, f"must be {numbers} for a {kind} primitive")
+    dimensions, options, pose = spec.from_primitive[kind](values)
+    return PrimitiveShape(spec, dimensions, options, pose)

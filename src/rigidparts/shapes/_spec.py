@@ -29,14 +29,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from ..materials import DEFAULT_MATERIAL
 
 __all__ = [
     "COMMON_RULES",
+    "PRIMITIVE_KINDS",
     "RAW_KINDS",
     "UNREPRESENTABLE_RULE",
+    "FromPrimitive",
     "Param",
     "Primitive",
     "Rule",
@@ -48,13 +51,17 @@ __all__ = [
     "unrepresentable_parameter",
 ]
 
-ParamKind = Literal["length", "angle", "count", "path", "text"]
+ParamKind = Literal[
+    "length", "angle", "count", "path", "text", "vector", "tensor", "pose", "geometry"
+]
 ExtraFrames = Literal["axial", "radial", "named"]
 
-#: Kinds of parameter that are not quantities: passed to the shape as given (a path or a
-#: ``trimesh.Trimesh``; a text such as a unit name), never converted by :mod:`rigidparts.units`.
-#: The shape's own ``check`` and general form validate them.
-RAW_KINDS = frozenset({"path", "text"})
+#: Kinds of parameter that are not single quantities: passed to the shape as given (a path or
+#: a ``trimesh.Trimesh``; a text such as a unit name; a 3-vector, an inertia tensor or a pose,
+#: which a given-inertia body reads with their units), never converted by
+#: :mod:`rigidparts.units` one by one. The shape's own ``check`` and general form validate
+#: them.
+RAW_KINDS = frozenset({"path", "text", "vector", "tensor", "pose", "geometry"})
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,13 @@ class Param:
     kind: ParamKind = "length"
     #: Other keys that mean this parameter in model files (``file`` for a mesh's ``mesh``).
     aliases: tuple[str, ...] = ()
+    #: The command-line option, when ``--<name>`` is taken by a common option (a rigid body's
+    #: ``frame``: ``--frame`` names extra frames); default ``--<name with dashes>``.
+    option: str = ""
+    #: For a raw kind: the value as plain SI numbers and lists (reports, JSON, model files).
+    plain: Callable[[Any], Any] | None = None
+    #: Whether the command line has an option for it (not for bodies placed in a body).
+    command_line: bool = True
 
 
 @dataclass(frozen=True)
@@ -144,18 +158,46 @@ def unrepresentable_parameter(dimensions: Mapping[str, Any]) -> str:
     return max(numbers, key=numbers.__getitem__) if numbers else next(iter(dimensions))
 
 
+#: Native primitive kinds (:class:`Primitive`) and how many numbers their ``size`` holds;
+#: :func:`rigidparts.shapes.shape_for_primitive` maps each back to the shape that is exactly it.
+PRIMITIVE_KINDS: Mapping[str, int] = MappingProxyType(
+    {"box": 3, "cylinder": 2, "sphere": 1, "capsule": 2, "ellipsoid": 3}
+)
+
+
 @dataclass(frozen=True)
 class Primitive:
     """A native geometric primitive, placed in the shape's canonical frame C.
 
-    ``kind`` is ``"box"`` (``size``: full extents along C's x, y, z), ``"cylinder"`` (``size``:
-    ``(radius, length)``, its axis along C's x) or ``"sphere"`` (``size``: ``(radius,)``);
-    ``center`` is the primitive's centre in C (m). MJCF, URDF, SDFormat and USD have all three.
+    ``kind`` and ``size`` (m):
+
+    - ``"box"``: full extents along C's x, y, z;
+    - ``"cylinder"``: ``(radius, length)``, its axis along C's x;
+    - ``"sphere"``: ``(radius,)``;
+    - ``"capsule"``: ``(radius, length)``, its axis along C's x, ``length`` the cylindrical
+      part (between the two hemispheres' centres; the whole capsule is ``length + 2 radius``
+      long), as URDF's ``<capsule>``, SDFormat's and Drake's, and MJCF's ``size`` (radius,
+      half of it);
+    - ``"ellipsoid"``: ``(a, b, c)``, the semi-axes along C's x, y, z.
+
+    ``center`` is the primitive's centre in C (m). MJCF, URDF, SDFormat and USD have box,
+    cylinder and sphere; MJCF and SDFormat (1.8+) capsule and ellipsoid; USD a capsule (an
+    ellipsoid as a scaled sphere); URDF neither (the exporters write those as meshes).
     """
 
-    kind: Literal["box", "cylinder", "sphere"]
+    kind: Literal["box", "cylinder", "sphere", "capsule", "ellipsoid"]
     size: tuple[float, ...]
     center: tuple[float, float, float]
+
+
+#: What a shape's ``from_primitive[kind](size)`` returns: ``(dimensions, options, X_GA)``. The
+#: primitive is given as the robot formats place it in its geometry frame G: box centred on G
+#: with full extents along x, y, z; cylinder and capsule centred, axis along z; sphere
+#: centred; ellipsoid centred, semi-axes along x, y, z. ``dimensions`` are the shape's
+#: dimension keywords (SI floats), ``options`` the keywords that orient it (``axis``, ...), and
+#: ``X_GA = (R_GA, p_GoAo_G)`` the pose of the body's frame_a in G when built as
+#: ``body_class(spec.name)(**dimensions, **options)``.
+FromPrimitive = Callable[[tuple[float, ...]], tuple[dict[str, Any], dict[str, Any], Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,6 +228,10 @@ class ShapeSpec:
     mesh : ``mesh(dimensions, sections) -> trimesh.Trimesh`` in C (imports trimesh itself).
     primitive : ``primitive(dimensions) -> Primitive | None``: the native primitive that is
         exactly this body (a solid box or cylinder), None when it needs a mesh.
+    from_primitive : the inverse, for the file readers: ``{kind: function}``, each function
+        taking a native primitive's ``size`` as the robot formats place it and returning the
+        body that is exactly it (:data:`FromPrimitive`); one shape per kind
+        (:func:`rigidparts.shapes.shape_for_primitive`).
     example : the keywords of a representative body beyond the defaults (a mapping, or a
         function returning one, called only when asked, so that a shape may build a heavy value
         such as a ``trimesh.Trimesh`` lazily); needed where a parameter has no usable default
@@ -205,9 +251,15 @@ class ShapeSpec:
     extra_frames: ExtraFrames | None = "axial"
     mesh: Callable[[Mapping[str, float], int], Any] | None = None
     primitive: Callable[[Mapping[str, float]], Primitive | None] | None = None
+    from_primitive: Mapping[str, FromPrimitive] | None = None
     command: str = ""
     example: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None
+    #: A body given by its mass alone (no material, no density, no volume): the general form
+    #: then takes the mass where it takes a density (``rp.RigidBody``).
+    mass_only: bool = False
     all_rules: tuple[Rule, ...] = field(init=False)
+    #: The dimensions' keywords, in kernel order (derived from ``params``).
+    parameter_names: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if (self.closed_form is None) == (self.general_form is None):
@@ -220,18 +272,17 @@ class ShapeSpec:
                 raise TypeError(f"shape {self.name!r}: rule names unknown {rule.parameter!r}")
         if self.end_frame is not None and self.end_frame not in names:
             raise TypeError(f"shape {self.name!r}: end_frame {self.end_frame!r} is no parameter")
+        for kind in self.from_primitive or ():
+            if kind not in PRIMITIVE_KINDS:
+                raise TypeError(f"shape {self.name!r}: unknown primitive kind {kind!r}")
         if self.extra_frames in ("axial", "radial") and not self.axis:
             raise TypeError(f"shape {self.name!r}: extra frames need an axis")
         object.__setattr__(self, "all_rules", self.rules + COMMON_RULES)
+        object.__setattr__(self, "parameter_names", tuple(names))
         if not self.command:
             object.__setattr__(self, "command", self.name)
 
     # -- derived -----------------------------------------------------------------------------
-
-    @property
-    def parameter_names(self) -> tuple[str, ...]:
-        """The dimensions' keywords, in kernel order."""
-        return tuple(p.name for p in self.params)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -271,7 +322,10 @@ class ShapeSpec:
         if self.cross_section:
             out["rotate90"] = False
             out["height_direction"] = None
-        out.update(material=DEFAULT_MATERIAL, density=None, mass=None)
+        if self.mass_only:
+            out.update(mass=1.0)
+        else:
+            out.update(material=DEFAULT_MATERIAL, density=None, mass=None)
         if self.extra_frames == "named":
             out["frames"] = None
         elif self.extra_frames is not None:

@@ -139,6 +139,13 @@ def primitive(dimensions: Mapping[str, float]) -> Primitive | None:
     return Primitive("sphere", (dimensions["radius"],), (0.0, 0.0, 0.0))
 
 
+def from_primitive(size: tuple[float, ...]) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """A native sphere ``size = (radius,)`` centred on its geometry frame G: a solid ball,
+    frame_a at the centre, ``X_GA`` the identity."""
+    (radius,) = size
+    return {"radius": radius, "inner_radius": 0.0}, {}, (np.eye(3), np.zeros(3))
+
+
 SPEC = register(
     ShapeSpec(
         name="ball",
@@ -155,5 +162,6 @@ SPEC = register(
         extra_frames=None,
         mesh=mesh,
         primitive=primitive,
+        from_primitive={"sphere": from_primitive},
     )
 )

@@ -189,6 +189,19 @@ def primitive(dimensions: Mapping[str, float]) -> Primitive | None:
     )
 
 
+def from_primitive(size: tuple[float, ...]) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """A native box of full extents ``size = (x, y, z)`` centred on its geometry frame G (URDF,
+    SDFormat, MJCF's doubled half sizes): a solid box along +x (height along y, width along z:
+    the default axis and section), frame_a at its end, ``X_GA = (identity, (-x/2, 0, 0))``."""
+    x, y, z = size
+    position = np.array([-0.5 * x, 0.0, 0.0]) + 0.0
+    return (
+        {"length": x, "width": z, "height": y, "inner_width": 0.0, "inner_height": 0.0},
+        {},
+        (np.eye(3), position),
+    )
+
+
 SPEC = register(
     ShapeSpec(
         name="box",
@@ -206,5 +219,6 @@ SPEC = register(
         cross_section=True,
         mesh=mesh,
         primitive=primitive,
+        from_primitive={"box": from_primitive},
     )
 )

@@ -29,6 +29,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from ..errors import ParameterError
 from ._meshing import MIN_RELATIVE_TIP, MIN_RELATIVE_WALL
 from ._spec import Param, Primitive, Rule, ShapeSpec, register, rule_codes
@@ -153,6 +155,19 @@ def primitive(dimensions: Mapping[str, float]) -> Primitive | None:
     return Primitive("cylinder", (dimensions["radius"], length), (0.5 * length, 0.0, 0.0))
 
 
+def from_primitive(size: tuple[float, ...]) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """A native cylinder ``size = (radius, length)`` centred on its geometry frame G with its
+    axis along G's z (URDF, SDFormat, MJCF): a solid cylinder with ``axis = +z`` (frame_a's
+    axes are G's), frame_a at its lower end, ``X_GA = (identity, (0, 0, -L/2))``."""
+    radius, length = size
+    position = np.array([0.0, 0.0, -0.5 * length]) + 0.0
+    return (
+        {"length": length, "radius": radius, "inner_radius": 0.0},
+        {"axis": (0.0, 0.0, 1.0)},
+        (np.eye(3), position),
+    )
+
+
 SPEC = register(
     ShapeSpec(
         name="cylinder",
@@ -167,5 +182,6 @@ SPEC = register(
         closed_form=closed_form,
         mesh=mesh,
         primitive=primitive,
+        from_primitive={"cylinder": from_primitive},
     )
 )

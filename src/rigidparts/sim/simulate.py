@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
+from ..export._common import mujoco_depth_error
 from ..export.mjcf import joint_state_from_mujoco, mjcf_files
 from ..fileio import atomic_write
 from ..model import INTEGRATORS, Model
@@ -59,6 +60,11 @@ DEFAULT_INTEGRATOR = "RK4"
 
 #: Refuse runs that would record more than this many rows (raise record_every instead).
 MAX_ROWS = 20_000_000
+
+#: Refuse runs of more steps than this: 1e12 steps of the smallest model take days (MuJoCo
+#: steps a pendulum in about a microsecond), and ``duration / timestep`` beyond it is a typo
+#: (``--timestep 1e-300``), not a run anyone waits for.
+MAX_STEPS = 10**12
 
 
 class SimulationError(ParameterError):
@@ -182,6 +188,16 @@ class SimulationResult:
         return format_summary(self, model)
 
 
+def _about(number: float) -> str:
+    """A count in words a reader takes in at a glance: ``20,000,001``, or ``about 5e+300`` (a
+    count of many digits, or one past float64's range: ``more than 1.8e+308``)."""
+    if not math.isfinite(number):
+        return f"more than {np.finfo(np.float64).max:.2g}"
+    if number < 1e12:
+        return f"{int(number):,}"
+    return f"about {float(number):.3g}"
+
+
 def _first(*values: Any) -> Any:
     return next(v for v in values if v is not None)
 
@@ -247,15 +263,29 @@ def simulate(
         raise ParameterError("timestep", timestep, f"must not exceed duration={duration!r} s")
     if isinstance(record_every, bool) or not isinstance(record_every, int) or record_every < 1:
         raise ParameterError("record_every", record_every, "must be a positive integer")
-    steps = round(duration / timestep)
+    ratio = duration / timestep  # may overflow to inf (5 s / 1e-320 s)
+    if ratio > MAX_STEPS:
+        raise ParameterError(
+            "timestep",
+            timestep,
+            f"makes too many steps for duration={duration!r} s ({_about(ratio)} steps, at "
+            f"most {MAX_STEPS:,} in one run): raise the timestep or shorten the duration",
+        )
+    steps = round(ratio)
     count = steps // record_every + 1 + (1 if steps % record_every else 0)  # + the last step
     if count + 1 > MAX_ROWS:
         raise ParameterError(
             "duration",
             duration,
-            f"would record {count} rows at timestep {timestep!r} s: raise record_every or the "
-            "timestep",
+            f"would record {_about(count)} rows at timestep {timestep!r} s (at most "
+            f"{MAX_ROWS:,}): raise record_every or the timestep",
         )
+
+    too_deep = mujoco_depth_error(
+        model, "MuJoCo cannot simulate it (export URDF or SDF for engines without that limit)"
+    )
+    if too_deep is not None:  # before any work: MuJoCo's compiler would say so minutes later
+        raise too_deep
 
     mujoco = _import_mujoco()
     body_names = list(model.bodies)
