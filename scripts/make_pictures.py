@@ -118,10 +118,8 @@ SHAPE_OPTIONS: dict[str, list[str]] = {
     "linkage": ["--length", "0.5", "--width", "0.03", "--height", "0.1"],
     "mesh": ["examples/parts/bracket.stl", "--units", "mm", "--frame", "mount=2.5mm,20mm,45mm"],
     # given inertia, no geometry: drawn as its equivalent ellipsoid
-    "rigid_body": [
-        "--mass", "2", "--inertia-tensor", "0.02,0.03,0.025,0.004,-0.002,0",
-        "--center-of-mass", "0,0,0.05", "--frame", "tool=0,0,0.3",
-    ],  # fmt: skip
+    "rigid_body": "--mass 2 --inertia-tensor 0.02,0.03,0.025,0.004,-0.002,0 "
+    "--center-of-mass 0,0,0.05 --frame tool=0,0,0.3".split(),
 }
 
 #: Example models drawn are those with bodies of at least this many shapes.
