@@ -91,13 +91,14 @@ def main() -> None:
 
     files = sorted(Path(pybullet_data.getDataPath()).rglob("*.urdf"))[:300]
     warnings.simplefilter("ignore")
-    start = time.perf_counter()
-    rp.check(files)
-    elapsed = time.perf_counter() - start
-    print(
-        f"rp.check of {len(files)} pybullet URDF files: {elapsed:.1f} s "
-        f"({len(files) / elapsed:.0f} files/s, one process)"
-    )
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        rp.check(files, jobs=jobs)
+        elapsed = time.perf_counter() - start
+        print(
+            f"rp.check of {len(files)} pybullet URDF files, jobs={jobs}: {elapsed:.1f} s "
+            f"({len(files) / elapsed:.0f} files/s)"
+        )
 
 
 if __name__ == "__main__":

@@ -464,3 +464,24 @@ def test_table_header_counts_the_notes_it_prints(tmp_path: Path, capsys) -> None
     printed = sum(line.startswith("note: ") or ": note: " in line for line in out.splitlines())
     assert printed >= 1
     assert f", {printed} notes" in out.splitlines()[0]
+
+
+def test_worker_processes_give_the_same_reports(tmp_path) -> None:
+    """Files checked in two worker processes: the same reports, in the files' order."""
+    import rigidparts as rp
+
+    paths = []
+    for k in range(3):
+        path = tmp_path / f"r{k}.urdf"
+        path.write_text(
+            f"""<robot name="r{k}"><link name="a"><inertial><mass value="{k + 1}"/>
+            <inertia ixx="{0.01 * (k + 1)}" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>
+            </inertial><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+            </link></robot>""",
+            encoding="utf-8",
+        )
+        paths.append(path)
+    paths.append(tmp_path / "missing.urdf")
+    one = rp.check(paths).to_dict()
+    two = rp.check(paths, jobs=2).to_dict()
+    assert one == two and len(one["files"]) == 4

@@ -43,30 +43,72 @@ def check(
     search_path: Iterable[str | os.PathLike[str]] = (),
     engines: bool = False,
     progress: Callable[[int, int, str], None] | None = None,
+    jobs: int = 1,
 ) -> CheckReport:
     """Check the inertials of one file or several (module docstring).
 
     A file that cannot be read is in the report with ``error`` set (one line naming the file,
     the element and the rule) and no links; the report's ``status`` is then 2. ``progress``,
-    when given, is called as ``progress(index, count, path)`` before each file.
+    when given, is called as ``progress(index, count, path)`` before each file. ``jobs > 1``
+    checks the files in that many worker processes (files are independent; the reports come
+    back in the files' order, without their parsed ``description``, so they cannot be repaired
+    from: :func:`.fix.fix` takes a report made with ``jobs=1``).
     """
     paths = [path] if isinstance(path, str | os.PathLike) else list(path)
     folders = tuple(search_path)
+    if jobs > 1 and len(paths) > 1:
+        return CheckReport(_in_processes(paths, folders, engines, progress, jobs))
     files: list[FileReport] = []
     for index, item in enumerate(paths):
         if progress is not None:
             progress(index, len(paths), os.fspath(item))
-        try:
-            description = read_description(item, search_path=folders)  # formats' one reader
-        except (ParameterError, OSError, ImportError) as exc:
-            message = str(exc) if isinstance(exc, ParameterError) else f"{item}: {exc}"
-            files.append(FileReport(os.fspath(item), None, error=" ".join(message.split())))
-            continue
-        report = check_description(description)
-        if engines:
-            report.engines = _engines(item, folders, report)
-        files.append(report)
+        files.append(_check_file(item, folders, engines))
     return CheckReport(files)
+
+
+def _check_file(item: Any, folders: tuple[Any, ...], engines: bool) -> FileReport:
+    """One file's report (an unreadable file: its one-line error)."""
+    try:
+        description = read_description(item, search_path=folders)  # formats' one reader
+    except (ParameterError, OSError, ImportError) as exc:
+        message = str(exc) if isinstance(exc, ParameterError) else f"{item}: {exc}"
+        return FileReport(os.fspath(item), None, error=" ".join(message.split()))
+    report = check_description(description)
+    if engines:
+        report.engines = _engines(item, folders, report)
+    return report
+
+
+def _check_file_in_worker(item: Any, folders: tuple[Any, ...], engines: bool) -> FileReport:
+    """:func:`_check_file` in a worker process: the report without its parsed description
+    (the parse tree stays in the worker)."""
+    import warnings
+
+    warnings.simplefilter("ignore")  # the parent says what matters, once
+    report = _check_file(item, folders, engines)
+    report.description = None
+    return report
+
+
+def _in_processes(
+    paths: list[Any],
+    folders: tuple[Any, ...],
+    engines: bool,
+    progress: Callable[[int, int, str], None] | None,
+    jobs: int,
+) -> list[FileReport]:
+    """The files' reports from ``jobs`` worker processes, in the files' order."""
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    work = partial(_check_file_in_worker, folders=folders, engines=engines)
+    files: list[FileReport] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for index, report in enumerate(pool.map(work, paths, chunksize=4)):
+            if progress is not None:
+                progress(index, len(paths), os.fspath(paths[index]))
+            files.append(report)
+    return files
 
 
 def _engines(path: Any, folders: tuple[Any, ...], report: FileReport) -> Any:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -123,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give -o OUT or --in-place, not both")
     if args.output and len(args.files) != 1:
         raise UsageError("--fix -o OUT takes one FILE (use --in-place for several)")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give at least 1 worker process")
     if args.density is not None and args.material is not None:
         raise UsageError("give --density or --material, not both")
     if not fixing:
@@ -147,8 +150,10 @@ def run(args: argparse.Namespace) -> int:
         if count > 1:
             print(f"[{index + 1}/{count}] {path}", file=sys.stderr)
 
+    # several files, nothing to repair: one worker process per core (files are independent)
+    jobs = args.jobs or (min(os.cpu_count() or 1, 8) if len(args.files) >= 8 else 1)
     report = check(args.files, search_path=args.search_path, engines=args.engines,
-                   progress=progress)  # fmt: skip
+                   progress=progress, jobs=1 if fixing else jobs)  # fmt: skip
     if report.unreadable:
         for file in report.unreadable:
             print(f"error: {file.error}", file=sys.stderr)
@@ -231,6 +236,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--engines", action="store_true", help="also load the file in every installed engine"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="check the files in N worker processes (default: one per core, up to 8, for 8 "
+        "files or more; 1 with --fix or --in-place)",
     )
     add_output_options(parser)
     parser.set_defaults(handler=run)
