@@ -36,6 +36,7 @@ CORE = (
     "report",
     "appearance",
     "sensitivity",
+    "cad",
 )
 #: For each top-level part: the parts it may not import.
 FORBIDDEN = {
