@@ -768,6 +768,10 @@ def test_a_killed_exports_staging_is_removed_by_the_next_run(tmp_path: Path) -> 
     left = partials(work)
     assert len(left) == 1 and left[0].startswith(".chain.urdf.rigidparts-partial.")
     assert not (work / "chain.urdf").exists()
+    # Older than the next process by more than the tick (10 ms) its start time is known to:
+    # a killed export's staging is, unless the next run starts within that tick.
+    stale = time.time() - 60
+    os.utime(work / left[0], (stale, stale))
     argv = [PYTHON, "-m", "rigidparts.commands", "export", str(model_file)]
     argv += ["-o", str(work / "chain.urdf"), "--sections", "8"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
