@@ -76,6 +76,7 @@ from ._common import (
     write_meshes,
     write_xml,
 )
+from ._inertial import edge_moments
 
 __all__ = [
     "MUJOCO_MAX_DEPTH",
@@ -509,12 +510,10 @@ def mujoco_moments(moments: np.ndarray) -> np.ndarray:
     flat body (a plate whose thickness is below ~1e-8 of its width), where the exact moments
     satisfy ``I1 + I2 = I3 + (tiny)``. Then ``I3`` is set to ``fl(I1 + I2)``: a change of a
     few ulp, far below :data:`rigidparts.INERTIA_TOLERANCE` (the tensor was validated with
-    it). Any other tensor is written untouched.
+    it). Any other tensor is written untouched (:func:`rigidparts.export._inertial.edge_moments`,
+    the rule the URDF and SDFormat writers use too).
     """
-    i1, i2, i3 = (float(m) for m in moments)
-    if i1 + i2 < i3:
-        i3 = i1 + i2
-    return np.array([i1, i2, i3])
+    return edge_moments(moments)
 
 
 def _geom_attributes(name: str, geometry: Geometry, mesh: str | None = None) -> dict[str, str]:

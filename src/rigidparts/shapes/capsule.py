@@ -57,6 +57,7 @@ from ..errors import ParameterError
 from ._meshing import MIN_RELATIVE_TIP, MIN_RELATIVE_WALL, revolve_profile, unit_semicircle
 from ._spec import Param, Primitive, Rule, ShapeSpec, register, rule_codes
 from .ball import closed_form as _ball_closed_form
+from .cylinder import from_primitive as _cylinder_from_primitive
 
 __all__ = ["SPEC", "check", "closed_form", "from_primitive", "profile"]
 
@@ -188,13 +189,8 @@ def from_primitive(size: tuple[float, ...]) -> tuple[dict[str, Any], dict[str, A
     """A native capsule ``size = (radius, length)`` (length: the cylindrical part) centred on
     its geometry frame G with its axis along G's z (URDF, SDFormat, MJCF): the dimensions, the
     options (``axis = +z``) and frame_a's pose in G, ``X_GA = (identity, (0, 0, -L/2))``."""
-    radius, length = size
-    position = np.array([0.0, 0.0, -0.5 * length]) + 0.0
-    return (
-        {"length": length, "radius": radius, "inner_radius": 0.0},
-        {"axis": (0.0, 0.0, 1.0)},
-        (np.eye(3), position),
-    )
+    # the same placement as the cylinder's (frame_a on the axis, L/2 below G's origin)
+    return _cylinder_from_primitive(size)
 
 
 SPEC = register(
