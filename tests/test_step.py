@@ -162,14 +162,30 @@ def test_an_assembly_as_one_body_and_as_a_model(assembly) -> None:
 
 
 def test_load_model_dispatches_step_files(assembly) -> None:
-    from rigidparts import formats
-
-    if ".step" not in getattr(formats, "FORMATS", {}) and "step" not in str(
-        formats.load_model.__doc__
-    ):
-        pytest.skip("rp.load_model does not dispatch .step yet (the lead's one line)")
     model = rp.load_model(assembly)
     assert list(model.bodies) == ["plate", "arm", "arm_2"]
+
+
+def test_an_assembly_fused_as_one_body(assembly, tmp_path) -> None:
+    """``as_one_body`` / ``--as-one-body``: one body, the placed closed forms' sum."""
+    model = rp.load_model(assembly, as_one_body=True)
+    assert list(model.bodies) == ["robot"] and len(model.joints) == 1
+    assert_same(model.bodies["robot"], assembly_reference(), rtol=1e-13)
+    with pytest.raises(rp.ParameterError, match="fuses the solids of a STEP file"):
+        rp.load_model(Path(__file__).parents[1] / "examples" / "pendulum.toml", as_one_body=True)
+    from rigidparts.commands import main
+
+    for flag, links in (([], 3), (["--as-one-body"], 1)):
+        out = tmp_path / f"robot{len(flag)}.urdf"
+        assert main(["export", str(assembly), "-o", str(out), "-q", *flag]) == 0
+        assert len(rp.load_model(out).bodies) == links  # frame links fold back into frames
+    run = subprocess.run(
+        [sys.executable, "-m", "rigidparts.commands", "export", "examples/pendulum.toml",
+         "--as-one-body", "-o", str(tmp_path / "p.urdf")],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parents[1],
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert run.stderr.startswith("error: as_one_body=True: fuses the solids of a STEP file")
 
 
 def test_per_solid_materials(assembly) -> None:

@@ -83,6 +83,12 @@ class ReportUnits:
 SI = ReportUnits()
 
 
+
+def counted(count: int, word: str, many: str | None = None) -> str:
+    """``"1 body"``, ``"2 bodies"``: ``count`` and the word, plural ``many`` (default
+    ``word + "s"``) unless one."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
 def _scaled(value: Any, factor: float) -> Any:
     """``value * factor`` as plain floats (nested lists for arrays); exact when factor is 1."""
     if factor == 1.0:

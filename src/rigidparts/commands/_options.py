@@ -33,6 +33,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_body_options",
+    "add_model_file_options",
     "add_output_options",
     "add_units_option",
     "body_epilog",
@@ -42,6 +43,7 @@ __all__ = [
     "check_output",
     "check_suffix",
     "format_table",
+    "load_model_file",
     "model_inputs",
     "named_frame",
     "radial_frame",
@@ -274,7 +276,34 @@ def check_suffix(path: str, suffixes: Any, what: str) -> None:
 
 
 #: The help of a command's model-file argument.
-MODEL_HELP = "the model file (TOML; format in docs/models.md)"
+MODEL_HELP = (
+    "the model file: TOML (format in docs/models.md), URDF, MJCF, SDFormat, USD or STEP (each "
+    "solid a body)"
+)
+
+
+def add_model_file_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that reads a model file (:func:`load_model_file`):
+    ``--search-path`` for the meshes robot files name, ``--as-one-body`` for a STEP assembly."""
+    parser.add_argument(
+        "--search-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="folder for package://, model:// and relative mesh paths (repeatable)",
+    )
+    parser.add_argument(
+        "--as-one-body",
+        action="store_true",
+        help="a STEP assembly as one body, its solids fused (default: a body per solid)",
+    )
+
+
+def load_model_file(path: str, args: argparse.Namespace) -> Any:
+    """The model of file ``path`` with the options of :func:`add_model_file_options`."""
+    from ..formats import load_model
+
+    return load_model(path, search_path=args.search_path, as_one_body=args.as_one_body)
 
 
 # -- body options -------------------------------------------------------------------------------

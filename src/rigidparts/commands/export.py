@@ -18,10 +18,12 @@ from typing import Any
 from ._options import (
     MODEL_HELP,
     UsageError,
+    add_model_file_options,
     add_output_options,
     add_units_option,
     check_not_input,
     check_output,
+    load_model_file,
     model_inputs,
     sections,
 )
@@ -50,10 +52,6 @@ def _format(text: str) -> str:
     return text.lower()
 
 
-def _plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 'es')}"
-
-
 def run(args: argparse.Namespace) -> int:
     """Check the output, load the model, write it in the chosen format, report what was
     written (with the total mass in ``--units``); returns 0."""
@@ -70,9 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.model).is_file() and Path(args.model).exists():
         raise UsageError(f"{args.model}: is not a file (give the model file, .toml)")
 
-    from ..formats import load_model
-
-    model = load_model(args.model)
+    model = load_model_file(args.model, args)
     # the files the model's bodies are read from: neither the output nor in its mesh folder
     folder = mesh_folder(args.output)[0] if chosen != "usd" else None  # USD holds its meshes
     check_not_input(args.output, "-o", model_inputs(args.model, model), folder=folder)
@@ -84,19 +80,20 @@ def run(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", MuJoCoDepthWarning)  # said above, once
         export(model, args.output, chosen, sections=args.sections, force=args.force)
     if not args.quiet:
+        from ..report import counted, parse_units
+
         # The bodies the exporters wrote as meshes: those without a native primitive.
         kinds = FORMAT_KINDS[chosen]
         meshes = sum(body_geometry(b, kinds).kind == "mesh" for b in model.bodies.values())
         # USD holds its meshes; the other formats write OBJ files beside the model file
         where = "inside the file" if chosen == "usd" else f"in {mesh_folder(args.output)[0]}"
-        note = f"; {_plural(meshes, 'mesh')} {where}" if meshes else ""
-        from ..report import parse_units
+        note = f"; {counted(meshes, 'mesh', 'meshes')} {where}" if meshes else ""
 
         units = parse_units(args.report_units)
         mass = units.masses(sum(b.mass for b in model.bodies.values()))
         print(
-            f"wrote {args.output} ({chosen}: {_plural(len(model.bodies), 'body', 'bodies')}, "
-            f"{_plural(len(model.joints), 'joint', 'joints')}, total mass {mass:.9g} "
+            f"wrote {args.output} ({chosen}: {counted(len(model.bodies), 'body', 'bodies')}, "
+            f"{counted(len(model.joints), 'joint')}, total mass {mass:.9g} "
             f"{units.mass}{note})"
         )
     return 0
@@ -141,6 +138,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="segments around round surfaces of meshes (default 64)",
     )
+    add_model_file_options(parser)
     add_output_options(parser)
     add_units_option(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")

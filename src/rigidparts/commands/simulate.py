@@ -12,9 +12,11 @@ from typing import Any
 from ._options import (
     MODEL_HELP,
     UsageError,
+    add_model_file_options,
     add_output_options,
     check_not_input,
     check_output,
+    load_model_file,
     model_inputs,
 )
 
@@ -56,7 +58,6 @@ def run(args: argparse.Namespace) -> int:
     Every output (not a folder, not read-only unless --force, the animation's format) is
     checked before the model is read. Returns 0."""
     from ..fileio import same_file
-    from ..formats import load_model
 
     named = ((args.output, "-o"), (args.animate, "--animate"), (args.html, "--html"))
     outputs = [(o, name) for o, name in named if o]
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--animate needs the viz extra: pip install 'rigidparts[viz]' ({exc})"
             ) from None
         check_animation_path(args.animate)  # a bad suffix or no encoder fails before the run
-    model = load_model(args.model)
+    model = load_model_file(args.model, args)
     for path, option in outputs:  # nor a file the model's bodies are read from
         check_not_input(path, option, model_inputs(args.model, model))
 
@@ -204,6 +205,7 @@ def register(subparsers: Any) -> None:
         help="keyframes per simulated second in --html (default 30; the viewer interpolates "
         "between them)",
     )
+    add_model_file_options(parser)
     add_output_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary, no progress bar")
     parser.set_defaults(handler=run)

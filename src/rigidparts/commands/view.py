@@ -22,6 +22,7 @@ from ..shapes import SHAPES
 from ._options import (
     UsageError,
     add_body_options,
+    add_model_file_options,
     add_output_options,
     add_units_option,
     body_epilog,
@@ -30,6 +31,7 @@ from ._options import (
     check_not_input,
     check_output,
     check_suffix,
+    load_model_file,
     model_inputs,
     sections,
     warn_large_coordinates,
@@ -219,6 +221,7 @@ def _target_parser(args: argparse.Namespace) -> tuple[argparse.ArgumentParser, s
         description="Draw every body of a model at its initial joint positions.",
     )
     _add_picture_options(parser)
+    add_model_file_options(parser)
     return parser, None
 
 
@@ -252,9 +255,7 @@ def run(args: argparse.Namespace) -> int:
     if not html:
         settings["size"] = options.size
     if shape is None:
-        from ..formats import load_model
-
-        subject: Any = load_model(args.target)
+        subject: Any = load_model_file(args.target, options)
         check_not_input(options.output, "-o", model_inputs(args.target, subject))
     else:
         check_not_input(options.output, "-o", body_inputs(SHAPES[shape], options))

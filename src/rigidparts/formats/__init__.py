@@ -14,7 +14,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelError
+from ..errors import ModelError, ParameterError
 
 __all__ = ["FORMATS", "ROOTS", "format_of", "load_model", "read_description"]
 
@@ -89,12 +89,21 @@ def read_description(path: str | os.PathLike[str], *, search_path: Any = ()) -> 
     return reader.read(path, search_path=tuple(search_path))
 
 
-def load_model(path: str | os.PathLike[str], *, search_path: Any = ()) -> Any:
+def load_model(
+    path: str | os.PathLike[str], *, search_path: Any = (), as_one_body: bool = False
+) -> Any:
     """A :class:`~rigidparts.Model` from a rigidparts model file (``.toml``), a robot
     description file (URDF, MJCF, SDFormat, USD: :mod:`rigidparts.formats.to_model`) or a STEP
-    assembly (``.step``, ``.stp``: each solid a :class:`~rigidparts.StepBody`).
-    ``search_path``: folders where ``package://`` and ``model://`` meshes are looked for."""
+    assembly (``.step``, ``.stp``: each solid a :class:`~rigidparts.StepBody`; with
+    ``as_one_body`` one body, the solids fused). ``search_path``: folders where
+    ``package://`` and ``model://`` meshes are looked for."""
     suffix = Path(path).suffix.lower()
+    if as_one_body and suffix not in STEP_SUFFIXES:
+        raise ParameterError(
+            "as_one_body",
+            True,
+            f"fuses the solids of a STEP file (.step, .stp); {os.fspath(path)} is not one",
+        )
     if suffix == ".toml":
         from ..model import load_model as load_toml
 
@@ -102,7 +111,7 @@ def load_model(path: str | os.PathLike[str], *, search_path: Any = ()) -> Any:
     if suffix in STEP_SUFFIXES:  # exact solids: each a StepBody, straight into a Model
         from .step import load_model as load_step
 
-        return load_step(path, search_path=search_path)
+        return load_step(path, search_path=search_path, as_one_body=as_one_body)
     from .to_model import model_from_description
 
     return model_from_description(read_description(path, search_path=search_path))

@@ -7,7 +7,9 @@ frame, exact; a ``fixed`` joint from the world places its frame_a where the asse
 at its placement ``X_1``, every other solid ``i`` to the first at ``X_1^-1 X_i``. The model's mass
 properties (:meth:`Model.mass_properties`) are then those of ``rp.StepBody(step=path)``, the
 file as one body. Solid names become body names (characters other than letters, digits,
-``_`` and ``-`` replaced by ``_``; made unique).
+``_`` and ``-`` replaced by ``_``; made unique). ``as_one_body=True`` (the command line's
+``--as-one-body``) gives instead one body, the assembly fused (``rp.StepBody(step=path)``),
+named after the file and fixed to the world at the file's origin.
 
 The assembly is loaded straight into a Model (not through the neutral
 :class:`~rigidparts.formats.description.Description` of the robot formats): its bodies keep
@@ -50,12 +52,14 @@ def load_model(
     units: str | None = None,
     material: Any = None,
     search_path: Any = (),
+    as_one_body: bool = False,
 ) -> Any:
     """The :class:`~rigidparts.Model` of STEP file ``path``: one body per solid, each fixed to
-    the world at its assembly placement. ``units`` when the file states none; ``material`` a
-    material for all, or ``{solid name: material}`` (``*`` for the others); default steel.
-    ``search_path`` is accepted for :func:`rigidparts.formats.load_model`'s signature (a STEP
-    file names no other files). ModelError naming the file and the rule."""
+    the world at its assembly placement (``as_one_body``: one body, the solids fused).
+    ``units`` when the file states none; ``material`` a material for all, or ``{solid name:
+    material}`` (``*`` for the others); default steel. ``search_path`` is accepted for
+    :func:`rigidparts.formats.load_model`'s signature (a STEP file names no other files).
+    ModelError naming the file and the rule."""
     from ..bodies import StepBody
     from ..cad.step import read_step
     from ..materials import DEFAULT_MATERIAL
@@ -70,6 +74,16 @@ def load_model(
     stem = os.path.splitext(os.path.basename(shown))[0]
     model = Model(name=model_name(stem, set()))
     used: set[str] = set()
+    if as_one_body:  # the solids fused: the file's whole mass properties, at its origin
+        chosen = DEFAULT_MATERIAL if material is None else material
+        try:
+            whole = StepBody(step=path, units=units, material=chosen)
+        except ParameterError as exc:
+            raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
+        name = model_name(stem, used)
+        model.add_body(name, whole)
+        model.add_joint(model_name(f"world_to_{name}", used), "fixed", "world", name)
+        return model
     root: tuple[str, Any] | None = None
     for solid in found.solids:
         if isinstance(material, Mapping):

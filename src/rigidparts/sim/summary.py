@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..model import Model
+from ..report import counted
 
 __all__ = ["estimate_period", "format_summary", "pendulum_period"]
 
@@ -84,8 +85,9 @@ def format_summary(result: Any, model: Model | None = None) -> str:
     duration = float(result.time[-1] - result.time[0])
     if model is not None:
         lines.append(
-            f"model {model.name!r}: {len(model.bodies)} bodies, {len(model.joints)} joints, "
-            f"{model.nv} degrees of freedom, gravity {list(map(float, model.gravity))} m/s^2"
+            f"model {model.name!r}: {counted(len(model.bodies), 'body', 'bodies')}, "
+            f"{counted(len(model.joints), 'joint')}, {counted(model.nv, 'degree')} of freedom, "
+            f"gravity {list(map(float, model.gravity))} m/s^2"
         )
     lines.append(
         f"simulated {duration:g} s on MuJoCo {mujoco.__version__}: {result.integrator}, "

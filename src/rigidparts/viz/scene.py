@@ -329,8 +329,10 @@ def model_title(model: Any) -> str:
     materials = sorted(
         {b.material or ("given mass" if b.density is None else "given density") for b in bodies}
     )
-    plural = "body" if len(bodies) == 1 else "bodies"
+    from ..report import counted
+
     return (
-        f"{name}: {len(bodies)} {plural}, {len(model.joints)} joints, total mass {mass:.5g} kg\n"
+        f"{name}: {counted(len(bodies), 'body', 'bodies')}, {counted(len(model.joints), 'joint')}, "
+        f"total mass {mass:.5g} kg\n"
         f"materials: {', '.join(materials)}"
     )
