@@ -18,8 +18,9 @@ own unit (its ``SI_UNIT`` / ``CONVERSION_BASED_UNIT`` in the representation cont
 ``units`` that differs from the file's overrides it (the coordinates are reinterpreted).
 
 Every solid is certified: it is tessellated (``BRepMesh_IncrementalMesh``, linear deflection
-``delta = DEFLECTION * size``) and the exact integrals of that polyhedron
-(:mod:`rigidparts.polyhedron`) are compared with the B-rep's. The polyhedron lies within
+``delta = DEFLECTION * size``) and the exact integrals of that polyhedron (OpenCascade's own
+over the triangles, which agree with :mod:`rigidparts.polyhedron`'s to rounding) are compared
+with the B-rep's. The polyhedron lies within
 ``delta`` of the surface, so its volume differs from the solid's by at most ``A delta`` (``A``
 the surface area): a larger difference means a broken B-rep (a warning, and the certificate
 says so). Walls thinner than :data:`THIN_WALL` of the part (estimated as ``2 V / A``, the
@@ -31,6 +32,7 @@ Everything returned is SI (metres) and per unit density; densities are the calle
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import warnings
@@ -44,7 +46,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from ..polyhedron import MeshDefect, integrals
 from ..units import to_si
 
 __all__ = [
@@ -62,6 +63,8 @@ __all__ = [
 INTEGRATION_EPS = 1e-12
 #: The certificate's tessellation: linear deflection as a fraction of the solid's size.
 DEFLECTION = 1e-3
+#: The mesher's angular deflection (rad): it only caps facets on small radii.
+MESH_ANGLE = 0.5
 #: Walls (``2 V / A``) thinner than this fraction of the part's size are refused.
 THIN_WALL = 1e-5
 
@@ -209,6 +212,7 @@ def _silent() -> Iterator[None]:
             messenger.AddPrinter(printer)
 
 
+@functools.lru_cache(maxsize=64)
 def _unit_metres(name: str) -> float | None:
     try:
         value = to_si("units", f"1 {name}", "length")
@@ -513,19 +517,20 @@ def _brep_integrals(
     lo, hi = _bounds(shape)
     middle = gp_Pnt(*(0.5 * (lo + hi)).tolist())
     props = GProp_GProps(middle)
+    surface = GProp_GProps(middle)
     if _analytic(shape):
         # planes, cylinders, cones, spheres: OpenCascade's fixed-order Gauss rule integrates
         # their polynomial-in-parameter integrands exactly (and is 10x faster)
         BRepGProp.VolumeProperties_s(shape, props)
+        BRepGProp.SurfaceProperties_s(shape, surface)
     else:
         BRepGProp.VolumeProperties_s(shape, props, INTEGRATION_EPS, False)
+        BRepGProp.SurfaceProperties_s(shape, surface, INTEGRATION_EPS)
     volume = props.Mass()
     c = props.CentreOfMass()
     m = props.MatrixOfInertia()
     inertia = np.array([[m.Value(i, j) for j in (1, 2, 3)] for i in (1, 2, 3)])
     inertia = 0.5 * (inertia + inertia.T)
-    surface = GProp_GProps(middle)
-    BRepGProp.SurfaceProperties_s(shape, surface, 1e-9)
     return volume, np.array([c.X(), c.Y(), c.Z()]), inertia, surface.Mass(), lo, hi
 
 
@@ -558,13 +563,12 @@ def tessellate_faces(shape: Any, deflection: float) -> tuple[np.ndarray, np.ndar
     (linear deflection ``deflection``, document unit), outward-wound (reversed faces flipped),
     and the number of faces left without triangles."""
     from OCP.BRep import BRep_Tool
-    from OCP.BRepMesh import BRepMesh_IncrementalMesh
     from OCP.TopAbs import TopAbs_FACE, TopAbs_REVERSED
     from OCP.TopExp import TopExp_Explorer
     from OCP.TopLoc import TopLoc_Location
     from OCP.TopoDS import TopoDS
 
-    BRepMesh_IncrementalMesh(shape, deflection, False, 0.25, True)
+    _mesh(shape, deflection)
     points: list[np.ndarray] = []
     triangles: list[np.ndarray] = []
     offset = 0
@@ -597,19 +601,56 @@ def tessellate_faces(shape: Any, deflection: float) -> tuple[np.ndarray, np.ndar
 def _certify(
     shape: Any, volume: float, centroid: np.ndarray, inertia: np.ndarray, area: float, size: float
 ) -> Certificate:
+    """The B-rep's integrals against its tessellation's (module docstring). The polyhedron's
+    integrals are OpenCascade's own over the triangles (``BRepGProp.VolumeProperties_s`` with
+    ``UseTriangulation``: Gauss cubature on each triangle, exact for the degree-3 integrands
+    of the divergence theorem; it agrees with :func:`rigidparts.polyhedron.integrals` on the
+    same triangles to rounding, ``tests/test_step.py``), computed in C++ without reading the
+    nodes back into Python: the certificate costs the mesher's time alone."""
+    from OCP.BRepGProp import BRepGProp
+    from OCP.gp import gp_Pnt
+    from OCP.GProp import GProp_GProps
+
     delta = DEFLECTION * size
-    vertices, faces, missing = tessellate_faces(shape, delta)
+    triangles, missing = _mesh(shape, delta)
     bound = area * delta / volume
-    try:
-        mesh = integrals(vertices, faces)
-    except (MeshDefect, ValueError):
-        return Certificate(
-            len(faces), delta, math.inf, bound, math.inf, math.inf, False, missing == 0
-        )
-    dv = abs(mesh.volume - volume) / volume
-    dc = float(np.linalg.norm(mesh.centroid - centroid)) / size
+    props = GProp_GProps(gp_Pnt(*centroid.tolist()))
+    BRepGProp.VolumeProperties_s(shape, props, False, False, True)
+    mesh_volume = props.Mass()
+    if triangles == 0 or not (mesh_volume > 0.0 and math.isfinite(mesh_volume)):
+        complete = missing == 0 and triangles > 0  # a meshed solid enclosing no volume
+        return Certificate(triangles, delta, math.inf, bound, math.inf, math.inf, False, complete)
+    c = props.CentreOfMass()
+    matrix = props.MatrixOfInertia()  # about the polyhedron's centroid
+    mesh_inertia = np.array([[matrix.Value(i, j) for j in (1, 2, 3)] for i in (1, 2, 3)])
+    dv = abs(mesh_volume - volume) / volume
+    dc = float(np.linalg.norm(np.array([c.X(), c.Y(), c.Z()]) - centroid)) / size
     scale = float(np.max(np.abs(inertia)))
-    di = float(np.max(np.abs(mesh.inertia() - inertia))) / scale
+    di = float(np.max(np.abs(mesh_inertia - inertia))) / scale
     # a little slack over the bound for rounding (a planar solid: both exact)
     agrees = dv <= 1.5 * bound + 1e-9
-    return Certificate(len(faces), delta, dv, bound, dc, di, agrees, missing == 0)
+    return Certificate(triangles, delta, dv, bound, dc, di, agrees, missing == 0)
+
+
+def _mesh(shape: Any, deflection: float) -> tuple[int, int]:
+    """Triangulate ``shape`` in place (``BRepMesh_IncrementalMesh``, linear deflection
+    ``deflection``, document unit); ``(triangles, faces left without triangles)``. The angular
+    deflection (0.5 rad) only caps facets on small radii: the certificate's bound is the
+    linear deflection's."""
+    from OCP.BRep import BRep_Tool
+    from OCP.BRepMesh import BRepMesh_IncrementalMesh
+    from OCP.TopAbs import TopAbs_FACE
+    from OCP.TopExp import TopExp_Explorer
+    from OCP.TopLoc import TopLoc_Location
+    from OCP.TopoDS import TopoDS
+
+    BRepMesh_IncrementalMesh(shape, deflection, False, MESH_ANGLE, True)
+    triangles = missing = 0
+    explorer = TopExp_Explorer(shape, TopAbs_FACE)
+    while explorer.More():
+        mesh = BRep_Tool.Triangulation_s(TopoDS.Face(explorer.Current()), TopLoc_Location())
+        explorer.Next()
+        count = 0 if mesh is None else mesh.NbTriangles()
+        triangles += count
+        missing += count == 0
+    return triangles, missing
