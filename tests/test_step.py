@@ -205,6 +205,33 @@ def test_per_solid_materials(assembly) -> None:
     np.testing.assert_allclose(scaled.center_of_mass, reference.center_of_mass, atol=1e-14)
 
 
+def test_analytic_faces_trimmed_by_bspline_edges_are_integrated_adaptively(tmp_path) -> None:
+    """Two crossed cylinders fused (radii 10 and 7 mm): planes and cylinders only, but their
+    intersection edges are B-splines, where OpenCascade's fixed rule is 4.5e-7 off. The
+    reference: pi (r1^2 + r2^2) L minus the intersection, int_{-r2}^{r2} 4 sqrt(r1^2 - z^2)
+    sqrt(r2^2 - z^2) dz, by scipy's quadrature with the algebraic end-point weight."""
+    from OCP.BRepAlgoAPI import BRepAlgoAPI_Fuse
+    from OCP.BRepPrimAPI import BRepPrimAPI_MakeCylinder
+    from OCP.gp import gp_Ax2, gp_Dir, gp_Pnt
+    from scipy.integrate import quad
+
+    r1, r2, length = 10.0, 7.0, 100.0
+    along_x = gp_Ax2(gp_Pnt(-length / 2, 0, 0), gp_Dir(1, 0, 0))
+    along_y = gp_Ax2(gp_Pnt(0, -length / 2, 0), gp_Dir(0, 1, 0))
+    first = BRepPrimAPI_MakeCylinder(along_x, r1, length).Shape()
+    second = BRepPrimAPI_MakeCylinder(along_y, r2, length).Shape()
+    fused = BRepAlgoAPI_Fuse(first, second).Shape()
+    path = F.write_shape(fused, tmp_path / "cross.step", "mm")
+    inner, error = quad(lambda z: 4.0 * math.sqrt(r1 * r1 - z * z), -r2, r2, weight="alg",
+                        wvar=(0.5, 0.5), epsabs=0.0, epsrel=1e-13)  # fmt: skip
+    assert error < 1e-13 * inner
+    volume = (math.pi * (r1 * r1 + r2 * r2) * length - inner) * 1e-9  # m^3
+    body = rp.StepBody(step=path)
+    # the adaptive rule's 1e-12 per face, summed over faces whose contributions cancel
+    assert body.volume == pytest.approx(volume, rel=1e-11)
+    np.testing.assert_allclose(body.center_of_mass, 0.0, atol=1e-12 * length * 1e-3)
+
+
 @pytest.mark.parametrize("name", ["tube", "cone", "sphere"])
 def test_the_certificates_integrals_are_the_polyhedrons(files, name) -> None:
     """The certificate integrates the tessellation with OpenCascade's triangle cubature (C++);

@@ -519,8 +519,8 @@ def _brep_integrals(
     props = GProp_GProps(middle)
     surface = GProp_GProps(middle)
     if _analytic(shape):
-        # planes, cylinders, cones, spheres: OpenCascade's fixed-order Gauss rule integrates
-        # their polynomial-in-parameter integrands exactly (and is 10x faster)
+        # planes, cylinders, cones, spheres bounded by lines and circles: OpenCascade's
+        # fixed-order Gauss rule integrates them exactly to rounding (and is 10x faster)
         BRepGProp.VolumeProperties_s(shape, props)
         BRepGProp.SurfaceProperties_s(shape, surface)
     else:
@@ -535,18 +535,34 @@ def _brep_integrals(
 
 
 def _analytic(shape: Any) -> bool:
-    """Whether every face of ``shape`` is a plane, cylinder, cone or sphere."""
-    from OCP.BRepAdaptor import BRepAdaptor_Surface
-    from OCP.GeomAbs import GeomAbs_Cone, GeomAbs_Cylinder, GeomAbs_Plane, GeomAbs_Sphere
-    from OCP.TopAbs import TopAbs_FACE
+    """Whether every face of ``shape`` is a plane, cylinder, cone or sphere bounded by lines and
+    circles: OpenCascade's fixed-order rule is then exact to rounding. A B-spline edge (two
+    cylinders' intersection, say) is not: the fixed rule measured 4.5e-7 off on two fused
+    cylinders of radii 10 and 7 (``tests/test_step.py``), the adaptive one 3e-12."""
+    from OCP.BRepAdaptor import BRepAdaptor_Curve, BRepAdaptor_Surface
+    from OCP.GeomAbs import (
+        GeomAbs_Circle,
+        GeomAbs_Cone,
+        GeomAbs_Cylinder,
+        GeomAbs_Line,
+        GeomAbs_Plane,
+        GeomAbs_Sphere,
+    )
+    from OCP.TopAbs import TopAbs_EDGE, TopAbs_FACE
     from OCP.TopExp import TopExp_Explorer
     from OCP.TopoDS import TopoDS
 
-    kinds = (GeomAbs_Plane, GeomAbs_Cylinder, GeomAbs_Cone, GeomAbs_Sphere)
+    surfaces = (GeomAbs_Plane, GeomAbs_Cylinder, GeomAbs_Cone, GeomAbs_Sphere)
     explorer = TopExp_Explorer(shape, TopAbs_FACE)
     while explorer.More():
         face = TopoDS.Face(explorer.Current())
-        if BRepAdaptor_Surface(face, False).GetType() not in kinds:
+        if BRepAdaptor_Surface(face, False).GetType() not in surfaces:
+            return False
+        explorer.Next()
+    explorer = TopExp_Explorer(shape, TopAbs_EDGE)
+    while explorer.More():
+        edge = TopoDS.Edge(explorer.Current())
+        if BRepAdaptor_Curve(edge).GetType() not in (GeomAbs_Line, GeomAbs_Circle):
             return False
         explorer.Next()
     return True
