@@ -58,6 +58,8 @@ FORBIDDEN = {
     "checking": ("viz", "commands", "batch", "tolerancing"),
     # domain randomization: over model, batch, tolerancing and export, below the command line
     "variation": ("sim", "viz", "commands", "formats", "checking"),
+    # tolerance studies of a model's derived quantities: over variation and tolerancing
+    "model_tolerance": ("sim", "viz", "commands", "formats", "checking", "export"),
 }
 
 

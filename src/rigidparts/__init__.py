@@ -87,7 +87,7 @@ _LAZY = {
     "plot": ("rigidparts.viz", "plot"),
     "view": ("rigidparts.viz", "view"),
     "report": ("rigidparts.report", "report"),
-    "tolerance": ("rigidparts.tolerancing", "tolerance"),
+    "tolerance": ("rigidparts.model_tolerance", "tolerance"),
     "randomize": ("rigidparts.variation", "randomize"),
     "check": ("rigidparts.checking", "check"),
 }

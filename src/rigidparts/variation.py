@@ -131,7 +131,7 @@ from .errors import ModelError, ParameterError
 from .inertia import MUJOCO_MINVAL, mujoco_invalid_rows
 from .model import Model
 from .shapes import COMMON_RULES
-from .tolerancing.study import block_stream
+from .tolerancing.study import block_stream, draw_into
 from .tolerancing.values import Tolerance, check_band, parse_tolerance
 from .transforms import matrix_to_quaternion
 
@@ -498,16 +498,7 @@ def _draw(
             np.diff(positions) == 1
         )
         for values, item in zip(out, varied, strict=True):
-            t = item.tolerance
-            if t.distribution == "normal":
-                rng.standard_normal(out=buffer)
-                assert t.sigma is not None
-                buffer *= t.sigma
-                buffer += t.nominal
-            else:
-                rng.random(out=buffer)
-                buffer *= t.high - t.low
-                buffer += t.low
+            draw_into(rng, item.tolerance, buffer)  # the tolerance studies' sampling map
             if contiguous:
                 values[rows] = buffer[positions[0] : positions[-1] + 1]
             else:

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     for name in ("material", "density", "mass"):
         if getattr(args, name) is not None:
             parameters[name] = getattr(args, name)
+    _check_plot(args)
     result = tolerance(
         spec.name,
         samples=args.samples,
@@ -85,17 +86,75 @@ def run(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size,
         scheduler=args.scheduler,
         progress=_progress(),
+        limits=dict(args.limit) if args.limit else None,
         **parameters,
     )
-    if args.output is not None:
-        result.plot(args.output, force=args.force)
+    return _show(result, args)
+
+
+def _check_plot(args: argparse.Namespace) -> None:
+    if getattr(args, "plot", None) is not None:
+        from ._options import check_suffix
+
+        check_suffix(args.plot, PICTURE_SUFFIXES, "picture")
+        check_output(args.plot, "--plot", force=args.force)
+
+
+def _show(result: Any, args: argparse.Namespace) -> int:
+    """Write the pictures asked for, print the table or the JSON. Returns 0."""
+    written = []
+    if getattr(args, "output", None) is not None:
+        written.append(result.plot(args.output, force=args.force))
+    if getattr(args, "plot", None) is not None:
+        written.append(result.plot_report(args.plot, force=args.force))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, allow_nan=False))
     else:
         print(result)
-        if args.output is not None:
-            print(f"\nwrote {args.output}")
+        for path in written:
+            print(f"\nwrote {path}")
     return 0
+
+
+def run_model(args: argparse.Namespace) -> int:
+    """``rigidparts tolerance model FILE --vary KEY=SPREAD ... --of OUTPUT ...``."""
+    from ..model_tolerance import model_tolerance
+
+    if args.output is not None:
+        from ._options import check_suffix
+
+        check_suffix(args.output, PICTURE_SUFFIXES, "picture")
+        check_output(args.output, "-o", force=args.force)
+    _check_plot(args)
+    from ..formats import load_model
+
+    model = load_model(args.model)
+    result = model_tolerance(
+        model,
+        dict(args.vary),
+        outputs=args.of or ["total_mass"],
+        samples=args.samples,
+        seed=args.seed,
+        percentiles=args.percentiles,
+        on_invalid=args.on_invalid,
+        limits=dict(args.limit) if args.limit else None,
+    )
+    return _show(result, args)
+
+
+def _pair(what: str, example: str) -> Any:
+    """An argparse type: ``NAME=TEXT`` -> (NAME, TEXT), split at the first '='."""
+
+    def parse(text: str) -> tuple[str, str]:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise argparse.ArgumentTypeError(f"expected {what} such as {example!r}, got {text!r}")
+        return name.strip(), value.strip()
+
+    return parse
+
+
+_LIMIT = _pair("OUTPUT=LOW..HIGH", "mass=1.2 kg..1.3 kg")
 
 
 def _number(text: str) -> Any:
@@ -160,9 +219,84 @@ def register(subparsers: Any) -> None:
             "-o", "--output", default=None, metavar="FILE",
             help="histograms of the outputs with the first-order normal (.png, .svg, .pdf)",
         )  # fmt: skip
-        out.add_argument(
-            "--json", action="store_true", help="print one JSON object (full precision)"
-        )
+        _study_options(study, out)
         add_output_options(out)
         add_body_options(p, spec, frames=False)
         p.set_defaults(handler=run, shape=spec.name)
+    _model_parser(parser)
+
+
+def _study_options(study: Any, out: Any) -> None:
+    """``--limit``, ``--plot``, ``--json`` (shared by the shape and model studies)."""
+    study.add_argument(
+        "--limit", type=_LIMIT, action="append", default=[], metavar="OUTPUT=LOW..HIGH",
+        help="specification limits on an output (repeatable): 'mass=1.2 kg..1.3 kg', "
+        "one-sided 'mass=..1.3 kg' or 'mass=1.2 kg..'; adds yield, ppm out of spec, Cp, Cpk",
+    )  # fmt: skip
+    out.add_argument(
+        "--plot", default=None, metavar="FILE",
+        help="each output's distribution with the limits, worst-case and RSS stacks, and the "
+        "contributions bar charts (.png, .svg, .pdf)",
+    )  # fmt: skip
+    out.add_argument("--json", action="store_true", help="print one JSON object (full precision)")
+
+
+MODEL_EPILOG = """\
+Keys are BODY.PARAMETER as for rp.randomize: a body name or a pattern ('*.density'), then a
+dimension, density or mass; a spread without a nominal value ('+- 1 %') is taken around each
+body's own value. Outputs: total_mass, com:BODY (the centre of mass of BODY and its
+descendants), period:JOINT (the compound pendulum below a revolute joint), at the reference
+configuration (every joint at zero). Invalid draws are counted and redrawn.
+
+  rigidparts tolerance model examples/double_pendulum.toml --vary 'upper.length=400 mm +- 1 %'
+      --vary '*.density=+- 2 %' --of total_mass --of period:shoulder
+      --limit 'period:shoulder=1.372 s..1.383 s' --plot report.png
+"""
+
+
+def _model_parser(parser: argparse.ArgumentParser) -> None:
+    """``rigidparts tolerance model FILE``: a study of a model's derived quantities."""
+    shapes = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    p = shapes.add_parser(
+        "model",
+        help="a tolerance study of a model's total mass, centre of mass, pendulum period",
+        description="Monte-Carlo tolerance study of a model's derived quantities "
+        "(rp.tolerance(model, spec, outputs=...)).",
+        epilog=MODEL_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("model", metavar="MODEL", help="a model file (.toml, .urdf, .xml, .sdf...)")
+    study = p.add_argument_group("study")
+    study.add_argument(
+        "--vary", type=_pair("KEY=SPREAD", "arm.length=1 m +- 2 %"), action="append",
+        default=[], required=True, metavar="KEY=SPREAD",
+        help="a toleranced parameter (repeatable): 'arm.length=1 m +- 2 %%', '*.density=+- 1 %%'",
+    )  # fmt: skip
+    study.add_argument(
+        "--of", action="append", default=[], metavar="OUTPUT",
+        help="an output (repeatable): total_mass (default), com:BODY, period:JOINT",
+    )  # fmt: skip
+    study.add_argument(
+        "--samples", type=_number, default=100_000, metavar="N",
+        help="number of samples, a positive integer such as 1e6 (default 100000)",
+    )  # fmt: skip
+    study.add_argument(
+        "--seed", type=int, default=0, metavar="N",
+        help="random seed, a non-negative integer (default 0)",
+    )  # fmt: skip
+    study.add_argument(
+        "--percentiles", type=_percentiles, default=[0.1, 1.0, 50.0, 99.0, 99.9],
+        metavar="P,P,...", help="percentiles to report, in %% (default 0.1,1,50,99,99.9)",
+    )  # fmt: skip
+    study.add_argument(
+        "--on-invalid", choices=("skip", "error"), default="skip",
+        help="invalid draws: counted and redrawn (skip, the default) or an error naming the key",
+    )  # fmt: skip
+    out = p.add_argument_group("output")
+    out.add_argument(
+        "-o", "--output", default=None, metavar="FILE",
+        help="histograms of the outputs with the first-order normal (.png, .svg, .pdf)",
+    )  # fmt: skip
+    _study_options(study, out)
+    add_output_options(out)
+    p.set_defaults(handler=run_model, shape="model")

@@ -34,11 +34,13 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..shapes import COMMON_RULES, SHAPES, ShapeSpec, get_shape
+from .capability import limit_array, parse_limits, study_figures
 from .result import ToleranceResult
 from .run import Accumulator, chunk_ranges, run_chunks
 from .study import (
     BLOCK,
     OUTPUTS,
+    UNITS,
     Plan,
     add_histogram,
     check_samples,
@@ -179,6 +181,7 @@ def tolerance(
     client: Any = None,
     progress: bool | Callable[[int, int], None] = False,
     engine: str = "auto",
+    limits: Mapping[str, Any] | None = None,
     **parameters: Any,
 ) -> ToleranceResult:
     """A Monte-Carlo tolerance study of a body of ``shape`` (module docstring).
@@ -202,6 +205,10 @@ def tolerance(
     progress : True for a progress bar on stderr (tqdm; ``rigidparts tolerance`` passes True
         when stderr is a terminal), or ``callback(done, total)``.
     engine : the batch engine, ``"auto"``, ``"numba"`` or ``"numpy"`` (same bits).
+    limits : specification limits on outputs, ``{"mass": ("1.2 kg", "1.3 kg")}`` (numbers in
+        SI, text or pint quantities with units; None for a one-sided limit) or ``{"mass":
+        "1.2 kg..1.3 kg"}``: the result then holds yield, ppm out of specification, Cp and
+        Cpk with confidence intervals (:mod:`.capability`), counted exactly from the samples.
     **parameters : the body's keywords (as for its class: dimensions, ``axis``, ``material``
         / ``density`` / ``mass``...): a tolerance (text such as ``"0.4 m +- 0.1 mm"`` or a
         :class:`Tolerance` in SI) on dimensions, the density or the mass; exact values
@@ -232,6 +239,7 @@ def tolerance(
     if engine not in ("auto", "numba", "numpy"):
         raise ParameterError("engine", engine, "must be 'auto', 'numba' or 'numpy'")
 
+    limit_table = parse_limits(limits, OUTPUTS, UNITS)
     fixed, tolerances = split_parameters(spec, parameters)
     if not tolerances:
         raise ParameterError(
@@ -271,11 +279,13 @@ def tolerance(
         seed=seed,
         on_invalid=on_invalid,
         engine=engine,
+        limits=limit_array(limit_table, OUTPUTS),
     )
     nominal = np.array(
         [body.mass, *body.center_of_mass, *body.principal_moments, body.volume], dtype=float
     )
     fo_mean, fo_std = _first_order(body, tolerances, nominal)
+    gradient = _gradient(body, [name for name, _ in drawn])
 
     started = time.perf_counter()
     report = _progress(progress, n)
@@ -317,6 +327,19 @@ def tolerance(
         ]
     ).reshape(len(OUTPUTS), len(qs))
     resolution = (plan.edges[:, 1] - plan.edges[:, 0]) / plan.bins
+    figures = study_figures(
+        outputs=OUTPUTS,
+        nominal=nominal,
+        gradient=gradient,
+        tolerances=[t for _, t in drawn],
+        cross=acc.cross,
+        valid=valid,
+        mean=mean,
+        std=std,
+        output_m2=m2,
+        limits=limit_table,
+        outside=acc.outside,
+    )
     result = ToleranceResult(
         shape=spec.name,
         parameters=dict(parameters),
@@ -341,8 +364,19 @@ def tolerance(
         edges=plan.edges,
         block=BLOCK,
         elapsed=time.perf_counter() - started,
+        inputs=tuple(name for name, _ in drawn),
+        sensitivity_method="exact (dual numbers through the closed forms)",
+        **figures,
     )
     return result
+
+
+def _gradient(body: Any, names: Sequence[str]) -> np.ndarray:
+    """(inputs, outputs) exact ``d output / d input`` of the nominal body (its
+    ``sensitivities()``), rows in the order of ``names``."""
+    sens = body.sensitivities()
+    rows = np.column_stack([sens.mass, sens.center_of_mass, sens.principal_moments, sens.volume])
+    return np.array([rows[sens.index(name)] for name in names]).reshape(len(names), len(OUTPUTS))
 
 
 def _first_order(

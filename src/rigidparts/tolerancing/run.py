@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from .study import OUTPUTS, ChunkStats, Fold, Plan, evaluate_chunk
+from .study import MEAN, OUTPUTS, ChunkStats, CrossFold, Fold, Plan, evaluate_chunk
 
 __all__ = ["Accumulator", "chunk_ranges", "run_chunks"]
 
@@ -62,25 +62,37 @@ class Accumulator:
     fold: Fold
     histogram: np.ndarray
     next_block: int = 0
-    early: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)
+    early: dict[int, tuple[int, np.ndarray, Any]] = field(default_factory=dict)
     first_invalid: tuple[int, int] | None = None
     error: ParameterError | None = None
     done: int = 0
+    #: The input-output co-moments folded in block order (None without inputs).
+    cross: CrossFold | None = None
+    #: (outputs, 2) int64: valid samples below / above the limits.
+    outside: np.ndarray | None = None
 
     @classmethod
     def empty(cls, plan: Plan) -> Accumulator:
         return cls(
             fold=Fold(len(OUTPUTS)),
             histogram=np.zeros((len(OUTPUTS), plan.bins + 2), np.int64),
+            cross=CrossFold(len(plan.tolerances), len(OUTPUTS)),
+            outside=np.zeros((len(OUTPUTS), 2), np.int64),
         )
 
     def add(self, chunk: ChunkStats, plan: Plan) -> int:
         """Merge ``chunk``; returns its number of samples."""
         for k in range(chunk.counts.shape[0]):
-            self.early[chunk.first + k] = (int(chunk.counts[k]), chunk.stats[k])
+            cross = None if chunk.cross is None else chunk.cross[k]
+            self.early[chunk.first + k] = (int(chunk.counts[k]), chunk.stats[k], cross)
         while self.next_block in self.early:
-            self.fold.add(*self.early.pop(self.next_block))
+            nb, stats, cross = self.early.pop(self.next_block)
+            self.fold.add(nb, stats)
+            if self.cross is not None and cross is not None:
+                self.cross.add(nb, cross, stats[:, MEAN])
             self.next_block += 1
+        if chunk.outside is not None and self.outside is not None:
+            self.outside += chunk.outside
         if chunk.histogram is not None:
             self.histogram += chunk.histogram
         if chunk.first_invalid is not None and (
