@@ -127,6 +127,7 @@ from typing import Any
 
 import numpy as np
 
+from .batch._pool import empty as pooled_empty
 from .errors import ModelError, ParameterError
 from .inertia import MUJOCO_MINVAL, mujoco_invalid_rows
 from .model import Model
@@ -999,7 +1000,7 @@ def _layout(
         and array.flags.c_contiguous
         and array.flags.writeable
     ):
-        array = np.empty(shape)
+        array = pooled_empty(shape)  # a dropped result's memory: no pages to fault in
     _fill(array, [first, *columns])
     return array
 
@@ -1008,7 +1009,7 @@ def _fill(array: np.ndarray, columns: list[np.ndarray]) -> None:
     """``array[:, j] = columns[j]`` (each (n, ...) or one row, broadcast) through a
     column-major stack and one transposing copy: writing the columns of a row-major array one
     by one touches a cache line per element and is several times slower."""
-    stack = np.empty((array.shape[1], array.shape[0], *array.shape[2:]))
+    stack = pooled_empty((array.shape[1], array.shape[0], *array.shape[2:]))
     for j, column in enumerate(columns):
         stack[j] = column
     array[...] = np.moveaxis(stack, 0, 1)
@@ -1077,7 +1078,7 @@ def _assemble(
         array = getattr(out, name, None) if out is not None else None
         shape = (n, len(items), 3)
         if not (isinstance(array, np.ndarray) and array.shape == shape and array.flags.writeable):
-            array = np.empty(shape)
+            array = pooled_empty(shape)
         if items:
             _fill(array, [position for _, position in items])
         arrays[name] = array
