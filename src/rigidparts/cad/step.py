@@ -500,7 +500,9 @@ def _bounds(shape: Any) -> tuple[np.ndarray, np.ndarray]:
     from OCP.BRepBndLib import BRepBndLib
 
     box = Bnd_Box()
-    BRepBndLib.AddOptimal_s(shape, box, False, False)
+    # the quick box (control points, widened by the tolerances): a reference point and a size
+    # need no tight box, and the optimal one cost 0.3 s on a real 572-face part
+    BRepBndLib.Add_s(shape, box, False)
     low, high = box.CornerMin(), box.CornerMax()
     return np.array(low.Coord()), np.array(high.Coord())
 
