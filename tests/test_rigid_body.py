@@ -133,10 +133,11 @@ def test_any_physical_tensor_in_any_frame(case) -> None:
         ({"inertia": ("1 kg", 1, 1, 0, 0, 0)}, "inertia", "kg m^2"),
         ({"center_of_mass": (0, 0)}, "center_of_mass", "three finite lengths"),
         ({"center_of_mass": (0, 0, math.inf)}, "center_of_mass", "three finite lengths"),
-        ({"center_of_mass": "1, 2, 3 kg"}, "center_of_mass", "three finite lengths"),
-        ({"frame": {"position": (0, 0, 0), "rpy": (0, 0)}}, "frame", "rpy"),
+        ({"center_of_mass": "1, 2, 3 kg"}, "center_of_mass", "expected a length"),
+        ({"frame": {"position": (0, 0, 0), "rpy": (0, 0)}}, "frame.rpy", "three finite angles"),
         ({"frame": {"position": (0, 0, 0), "spin": 1}}, "frame", "rotation"),
-        ({"frame": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]}}, "frame", "rotation"),
+        ({"frame": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]}}, "frame.rotation",
+         "proper rotation"),
         ({"mass": 0.0}, "mass", "positive"),
         ({"mass": "3 m"}, "mass", "expected a mass"),
         ({"mass": None}, "mass", "must be given"),
@@ -257,8 +258,9 @@ def test_geometry_draws_the_body_and_leaves_its_mass_properties_alone() -> None:
 
 @pytest.mark.parametrize(
     ("geometry", "parameter"),
-    [("box", "geometry"), ([1.0], "geometry"), ([(1.0, None)], "geometry"),
-     ([{"shape": "boxx"}], "geometry[0].shape"), ([(rp.Box(), {"rpy": (0, 0)})], "geometry")],
+    [("box", "geometry"), ([1.0], "geometry[0]"), ([(1.0, None)], "geometry[0]"),
+     ([{"shape": "boxx"}], "geometry[0].shape"),
+     ([(rp.Box(), {"rpy": (0, 0)})], "geometry[0].rpy")],
 )  # fmt: skip
 def test_bad_geometry_names_the_entry(geometry, parameter) -> None:
     with pytest.raises(rp.ParameterError) as info:
