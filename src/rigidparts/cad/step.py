@@ -199,7 +199,7 @@ def _silent() -> Iterator[None]:
     messenger = Message.DefaultMessenger_s()
     printers = messenger.Printers()
     saved = (
-        [printers.Value(i) for i in range(1, printers.Size() + 1)]
+        [printers.Value(i) for i in range(1, len(printers) + 1)]
         if hasattr(printers, "Value")
         else list(printers)
     )
@@ -255,11 +255,12 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
         raise defect(f"cannot be read as STEP: {type(exc).__name__}") from None
     if status != IFSelect_RetDone:
         raise defect(f"cannot be read as STEP (OpenCascade: {status.name})")
+    # (len() of an OCP sequence: 0.3 us; its overloaded Length(): 0.1 ms a call)
     lengths = occ.Sequence_TCollection_AsciiString()
     angles = occ.Sequence_TCollection_AsciiString()
     solid_angles = occ.Sequence_TCollection_AsciiString()
     reader.Reader().FileUnits(lengths, angles, solid_angles)
-    stated = sorted({lengths.Value(i).ToCString() for i in range(1, lengths.Length() + 1)})
+    stated = sorted({lengths.Value(i).ToCString() for i in range(1, len(lengths) + 1)})
     stated = [s for s in stated if s]
     if len(stated) > 1:
         raise defect(f"states several length units ({', '.join(stated)}): give one part per file")
@@ -350,7 +351,7 @@ def _leaves(doc: Any, shown: str, stem: str) -> list[tuple[str, tuple[str, ...],
         if tool.IsAssembly_s(label):
             components = occ.Sequence_TDF_Label()
             tool.GetComponents_s(label, components, False)
-            for i in range(1, components.Length() + 1):
+            for i in range(1, len(components) + 1):
                 component = components.Value(i)
                 referred = TDF_Label()
                 tool.GetReferredShape_s(component, referred)
@@ -372,7 +373,7 @@ def _leaves(doc: Any, shown: str, stem: str) -> list[tuple[str, tuple[str, ...],
             name = label_name if len(found) == 1 else f"{label_name}_{k + 1}"
             out.append((name, names, solid, inner))
 
-    for i in range(1, free.Length() + 1):
+    for i in range(1, len(free) + 1):
         walk(free.Value(i), gp_Trsf(), (), 0)
     return out
 
@@ -388,7 +389,7 @@ def _surfaces(doc: Any) -> tuple[int, int]:
     free = occ.Sequence_TDF_Label()
     tool.GetFreeShapes(free)
     counts = [0, 0]
-    for i in range(1, free.Length() + 1):
+    for i in range(1, len(free) + 1):
         shape = tool.GetShape_s(free.Value(i))
         for k, kind in enumerate((TopAbs_SHELL, TopAbs_FACE)):
             explorer = TopExp_Explorer(shape, kind)
@@ -651,18 +652,27 @@ def _certify(
 
 
 def _mesh(shape: Any, deflection: float) -> tuple[int, int]:
-    """Triangulate ``shape`` in place (``BRepMesh_IncrementalMesh``, linear deflection
+    """Triangulate ``shape`` in place (``BRepMesh_IncrementalMesh``, Delabella, linear deflection
     ``deflection``, document unit); ``(triangles, faces left without triangles)``. The angular
     deflection (0.5 rad) only caps facets on small radii: the certificate's bound is the
     linear deflection's."""
     from OCP.BRep import BRep_Tool
     from OCP.BRepMesh import BRepMesh_IncrementalMesh
+    from OCP.IMeshTools import IMeshTools_MeshAlgoType_Delabella, IMeshTools_Parameters
     from OCP.TopAbs import TopAbs_FACE
     from OCP.TopExp import TopExp_Explorer
     from OCP.TopLoc import TopLoc_Location
     from OCP.TopoDS import TopoDS
 
-    BRepMesh_IncrementalMesh(shape, deflection, False, MESH_ANGLE, True)
+    parameters = IMeshTools_Parameters()
+    parameters.Deflection = deflection
+    parameters.Angle = MESH_ANGLE
+    parameters.Relative = False
+    parameters.InParallel = True
+    # Delabella's Delaunay: the same triangles' deviation (the same volume differences on
+    # this project's shapes), meshed 2-3 times faster than the default (Watson's)
+    parameters.MeshAlgo = IMeshTools_MeshAlgoType_Delabella
+    BRepMesh_IncrementalMesh(shape, parameters)
     triangles = missing = 0
     explorer = TopExp_Explorer(shape, TopAbs_FACE)
     while explorer.More():
