@@ -1249,7 +1249,7 @@ def test_a_name_of_millions_of_characters_is_cut(tmp_path):
     scene, _, text = read_page(path)
     assert len(text) < 2 * MB  # not the name written out in full
     assert scene["title"] == "n" * (TEXT_WIDTH - 1) + "\u2026"
-    assert scene["heading"].startswith(scene["title"] + ": 1 body, 1 joints")
+    assert scene["heading"].startswith(scene["title"] + ": 1 body, 1 joint")
     assert len(scene["heading"]) < 3 * TEXT_WIDTH
     for label in scene["labels"]:
         assert all(len(line) <= TEXT_WIDTH for line in label["text"].split("\n"))
