@@ -175,6 +175,8 @@ def _refusal(
     """Constructor step 3's error: the first broken rule of the shape (``code``), else the
     density or mass ``value`` that is not positive and finite."""
     if code:
+        if spec.explain is not None:
+            spec.explain(*si)  # raises the value's own error
         rule = spec.rules[code - 1]
         dimensions = dict(zip(spec.parameter_names, si, strict=True))
         return ParameterError(rule.parameter, given[rule.parameter], rule.text.format(**dimensions))

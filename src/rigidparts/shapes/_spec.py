@@ -257,6 +257,10 @@ class ShapeSpec:
     #: A body given by its mass alone (no material, no density, no volume): the general form
     #: then takes the mass where it takes a density (``rp.RigidBody``).
     mass_only: bool = False
+    #: Tier 2, optional: ``explain(*dimensions)`` raises the ParameterError of the first bad
+    #: value more precisely than its rule (which parameter inside a mapping, what is wrong),
+    #: called by the constructor when ``check`` returns a code; its rule's text otherwise.
+    explain: Callable[..., None] | None = None
     all_rules: tuple[Rule, ...] = field(init=False)
     #: The dimensions' keywords, in kernel order (derived from ``params``).
     parameter_names: tuple[str, ...] = field(init=False)

@@ -57,6 +57,7 @@ __all__ = [
     "read_frame",
     "read_geometry",
     "read_inertia",
+    "read_values",
     "read_vector",
 ]
 
@@ -222,15 +223,30 @@ def _plain_geometry(value: Any) -> list[dict[str, Any]]:
 
 
 def check(center_of_mass: Any, inertia: Any, frame: Any, geometry: Any) -> int:
-    """0 when every value reads; otherwise the reader's own ParameterError, which names the
-    parameter (``frame.rotation``, ``geometry[2]``, ...) and what is wrong with it (a matrix
-    not symmetric, a rotation not orthonormal) more precisely than its rule in :data:`RULES`
-    could (Python only: a tier-2 shape is never compiled)."""
+    """0, or the code of the first rule of :data:`RULES` the values break (Python only: a
+    tier-2 shape is never compiled). :func:`read_values` says more precisely what is wrong."""
+    for code, reader, value in (
+        (COM_VALID, read_vector, center_of_mass),
+        (INERTIA_VALID, read_inertia, inertia),
+        (FRAME_VALID, read_frame, frame),
+        (GEOMETRY_VALID, read_geometry, geometry),
+    ):
+        try:
+            reader(value)
+        except ParameterError:
+            return code
+    return 0
+
+
+def read_values(center_of_mass: Any, inertia: Any, frame: Any, geometry: Any) -> None:
+    """Read every value; the first bad one's own ParameterError, which names the parameter
+    (``frame.rotation``, ``geometry[2]``, ...) and what is wrong with it (a matrix not
+    symmetric, a rotation not orthonormal) more precisely than its rule in :data:`RULES`
+    (the shape's ``explain``: the constructor calls it when :func:`check` refuses)."""
     read_vector(center_of_mass)
     read_inertia(inertia)
     read_frame(frame)
     read_geometry(geometry)
-    return 0
 
 
 def general_form(dimensions: Mapping[str, Any], mass: float) -> tuple[None, MassProperties]:
@@ -326,6 +342,7 @@ SPEC = register(
         ),
         rules=RULES,
         check=check,
+        explain=read_values,
         general_form=general_form,
         axis=False,
         end_frame=None,
