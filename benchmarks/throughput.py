@@ -8,12 +8,20 @@ by default, and for the record its variants -- non-temporal stores forced on and
 thread -- and, up to N = 1e6, the numpy engine (no numba) and the "plain numpy" version (the
 same closed forms on whole arrays: one memory pass per operation). Ratios are medians of the
 per-round ratios to the copy of the same round.
+
+Run alone (``python benchmarks/throughput.py --help``) it measures given sizes, optionally for
+another CPU than this one: ``--cpu haswell`` compiles the kernel for that CPU's instruction
+set (numba's ``NUMBA_CPU_NAME``, with that CPU's own features: no AVX-512, no SSE4a for
+``haswell``), kept in a cache directory of its own so that the normal cache is not touched.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
+import os
 import statistics
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -67,13 +75,17 @@ def _with(settings: dict[str, object], function: Callable[[], object]) -> Callab
     return run
 
 
-def _rounds(n: int, quick: bool) -> int:
+def _rounds(n: int, quick: bool, rounds: int | None = None) -> int:
+    if rounds is not None:
+        return rounds
     if n <= 100_000:
         return 15 if quick else 31
     return 7 if quick else 15
 
 
-def _measure_one(n: int, quick: bool) -> dict[str, object]:
+def _measure_one(
+    n: int, quick: bool, rounds: int | None = None, batch_only: bool = False
+) -> dict[str, object]:
     inputs = hollow_cones(n)
     source = np.ones((n, OUTPUT_FLOATS))
     target = np.empty_like(source)
@@ -87,20 +99,22 @@ def _measure_one(n: int, quick: bool) -> dict[str, object]:
 
     variants: dict[str, Callable[[], object]] = {"copy": copy, "batch": call}
     compiled = batch._numba if batch.ENGINE == "numba" else None
-    if compiled is not None and n >= 100_000:
+    if compiled is not None and n >= 100_000 and batch_only:
+        variants["batch, 1 thread"] = _with({"THREADS": 1}, call)
+    elif compiled is not None and n >= 100_000:
         variants["batch, non-temporal stores"] = _with({"STREAMING_THRESHOLD": 0}, call)
         variants["batch, normal stores"] = _with({"STREAMING_THRESHOLD": 1 << 62}, call)
         variants["batch, 1 thread"] = _with({"THREADS": 1}, call)
-    if n <= 1_000_000:
+    if n <= 1_000_000 and not batch_only:
         variants["numpy engine"] = lambda: batch.cone(**inputs, engine="numpy")
         variants["plain numpy"] = lambda: plain_numpy_cone(inputs, 7860.0)
     for function in variants.values():  # warm: kernels, buffer pool, page faults
         function()
     times: dict[str, list[float]] = {name: [] for name in variants}
-    for _ in range(_rounds(n, quick)):
+    for _ in range(_rounds(n, quick, rounds)):
         for name, function in variants.items():
             times[name].append(_timed(function))
-    row: dict[str, object] = {"n": n, "rounds": _rounds(n, quick)}
+    row: dict[str, object] = {"n": n, "rounds": _rounds(n, quick, rounds)}
     for name, values in times.items():
         row[f"{name} s"] = statistics.median(values)
         if name != "copy":
@@ -110,18 +124,55 @@ def _measure_one(n: int, quick: bool) -> dict[str, object]:
     return row
 
 
-def measure(sizes: list[int], *, quick: bool = False) -> dict[str, object]:
+def measure(
+    sizes: list[int],
+    *,
+    quick: bool = False,
+    rounds: int | None = None,
+    batch_only: bool = False,
+) -> dict[str, object]:
     compiled = batch._numba if batch.ENGINE == "numba" else None
     rows = []
     for n in sizes:
-        rows.append(_measure_one(n, quick))
+        rows.append(_measure_one(n, quick, rounds, batch_only))
         gc.collect()
+    load = os.getloadavg()
     return {
         "engine": batch.ENGINE,
         "threads": compiled.THREADS if compiled is not None else 1,
         "streaming_threshold": compiled.STREAMING_THRESHOLD if compiled is not None else None,
+        "target": _target(compiled),
+        "load_average_after": [round(x, 2) for x in load],
         "rows": rows,
     }
+
+
+def _target(compiled: object) -> dict[str, object] | None:
+    """The CPU numba compiles for and how the kernel writes its outputs there."""
+    if compiled is None:
+        return None
+    import llvmlite.binding
+    import numba
+
+    return {
+        "cpu": numba.config.CPU_NAME or llvmlite.binding.get_host_cpu_name(),
+        "features": "host" if numba.config.CPU_FEATURES is None else "the CPU's own",
+        "scalar_streaming": getattr(compiled, "SCALAR_STREAMING", None),
+    }
+
+
+def use_cpu(name: str) -> None:
+    """Compile for CPU ``name`` (LLVM's name: ``haswell``, ``skylake-avx512``, ``znver3``) with
+    its own features, and cache those kernels apart. Before numba's import only."""
+    if "numba" in sys.modules:
+        raise RuntimeError("use_cpu() must run before numba is imported")
+    os.environ["NUMBA_CPU_NAME"] = name
+    os.environ["NUMBA_CPU_FEATURES"] = ""  # the CPU's own features, not the host's
+    import tempfile
+
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(
+        tempfile.gettempdir(), f"rigidparts-benchmarks-numba-{name}"
+    )
 
 
 def memory(n: int = 1_000_000) -> dict[str, object]:
@@ -203,7 +254,33 @@ def dask_reduction(n: int, chunk: int = 1_000_000) -> dict[str, object]:
     return {"n": n, "chunk": chunk, **figures, "one_float64_array_bytes": 8 * n}
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> None:
     import json
 
-    print(json.dumps(measure([1000, 100_000, 1_000_000], quick=True), indent=1))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=float, nargs="+", default=[1e3, 1e5, 1e6])
+    parser.add_argument("--rounds", type=int, help="interleaved rounds (default: by size)")
+    parser.add_argument("--cpu", help="compile for this CPU (LLVM's name, e.g. haswell)")
+    parser.add_argument(
+        "--batch-only", action="store_true", help="the copy, the batch and one thread only"
+    )
+    parser.add_argument("--output", help="also write the figures to this JSON file")
+    options = parser.parse_args(argv)
+    if options.cpu:
+        use_cpu(options.cpu)
+    figures = measure(
+        [int(n) for n in options.sizes],
+        quick=options.rounds is None,
+        rounds=options.rounds,
+        batch_only=options.batch_only,
+    )
+    text = json.dumps(figures, indent=1)
+    print(text)
+    if options.output:
+        from rigidparts.fileio import atomic_write
+
+        atomic_write(options.output, text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1242,3 +1242,38 @@ def test_dask_reduction_of_1e8_rows_in_bounded_memory() -> None:
     one = rp.Cone(length=1.0, radius_a=0.05, radius_b=0.02).mass
     assert total == pytest.approx(one * 1e8, rel=1e-3)  # lengths average 1 m
     assert grown < 0.75 * 8e8, f"peak grew by {grown / 2**20:.0f} MiB"
+
+
+@pytest.mark.skipif(batch.ENGINE != "numba", reason="numba is not installed")
+@pytest.mark.parametrize("scalar_streaming", [False, True])
+@pytest.mark.parametrize("streaming", [False, True])
+@pytest.mark.parametrize("aligned", [False, True])
+def test_every_way_of_writing_the_outputs_gives_the_same_bits(
+    monkeypatch: pytest.MonkeyPatch, scalar_streaming: bool, streaming: bool, aligned: bool
+) -> None:
+    """The compiled kernel's two ways of writing its outputs (scalar non-temporal stores, or
+    rows staged in L1 and written in whole cache lines, partial lines at either end of a
+    block of rows and of an unaligned array with normal stores), with and without
+    non-temporal stores, into arrays that start on a cache line or not, in blocks of rows
+    taken by threads and ending mid-chunk: the numpy engine's bits, invalid rows included."""
+    compiled = batch._numba
+    kernel = compiled.build_kernel(SHAPES["cone"], scalar_streaming=scalar_streaming)
+    monkeypatch.setattr(compiled, "kernel_for", lambda spec: kernel)
+    monkeypatch.setattr(compiled, "STREAMING_THRESHOLD", 0 if streaming else 1 << 62)
+    monkeypatch.setattr(compiled, "THREAD_THRESHOLD", 0)  # blocks of CHUNK rows, threads
+    if not aligned:  # numpy's own alignment: 16 bytes
+        monkeypatch.setattr(batch._pool, "ALIGNMENT", 8)
+    batch.release_memory()
+    n = 1037  # not a multiple of a chunk, nor of a cache line of any output
+    dims = random_cones(n, seed=41)
+    dims["inner_radius_a"][::97] = -1.0  # invalid rows: NaN and their codes
+    rng = np.random.default_rng(42)
+    by_row = {"axis": random_axes(n, seed=43), "mass": rng.uniform(0.1, 10.0, n)}
+    for kwargs in ({"density": 7860.0}, by_row):
+        expected = batch.cone(**dims, **kwargs, engine="numpy", on_invalid="mask")
+        got = batch.cone(**dims, **kwargs, engine="numba", on_invalid="mask")
+        for name in (*QUANTITIES, "density", "canonical_moments", "rotation_from_canonical"):
+            assert same_bits(getattr(got, name), getattr(expected, name)), name
+        assert np.array_equal(got.error_codes, expected.error_codes)
+        assert not got.valid.all()
+    batch.release_memory()

@@ -32,11 +32,20 @@ vectorises too if it is written without early returns. Per-row work that does no
 the row is hoisted: with one frame for every row (the common case), its axis and its
 rotation products are loop invariants (:func:`rigidparts.inertia.rotation_products`, computed
 once per call; loading them per row stops LLVM from vectorising the loop: 5x slower), and rows
-with axes of their own get their centre of mass and tensor in a second loop. Outputs of
-:data:`STREAMING_THRESHOLD` rows and more are written with non-temporal stores
-(:func:`_stream_store`): they bypass the caches, which saves reading every output line before
-writing it (measured faster on this project's machine at every N from 1e5 on:
-``benchmarks/throughput.py`` records both). The kernel releases the GIL (``nogil``); a large batch
+with axes of their own get their centre of mass and tensor in a second loop. Array indices
+inside a chunk count from 0 (a view of the chunk's rows): ``column[start + j]`` might be
+negative for all LLVM knows, and numba's negative-index wraparound then turns the unit-stride
+copy into AVX-512 gathers (a quarter of the time per row on Zen 4).
+
+Outputs of :data:`STREAMING_THRESHOLD` rows and more are written with non-temporal stores:
+they bypass the caches, which saves reading every output line before writing it (measured
+faster on this project's machine at every N from 1e5 on: ``benchmarks/throughput.py`` records
+both). Two ways, the same bits (:data:`SCALAR_STREAMING`): where the CPU has a scalar one
+(AMD's SSE4a), straight from each output's loop (:func:`_stream_store`); elsewhere -- every
+Intel CPU, where LLVM silently made those normal stores -- each output's rows of a chunk are
+transposed into row-major scratch in L1 and written as whole 64-byte cache lines
+(:func:`_write`; the buffer pool hands out arrays that start on a line). The kernel releases
+the GIL (``nogil``); a large batch
 is cut into blocks of rows that the calling thread and a small thread pool (:data:`THREADS`)
 take in turn -- thread-safe whatever numba's threading layer, and it composes with dask's own
 threads.
@@ -77,6 +86,8 @@ __all__ = ["CHUNK", "THREADS", "build_kernel", "kernel_for", "run"]
 
 #: Rows per inner chunk: the scratch (about 30 float64 per row) stays in L1.
 CHUNK = 128
+#: Doubles per cache line, the unit of :func:`_write`'s non-temporal stores.
+LINE = 8
 #: Threads for one large batch (numba's default: the number of CPUs).
 THREADS = max(1, numba.config.NUMBA_NUM_THREADS)
 #: Below this many rows a batch runs in the calling thread (a thread hand-off costs more).
@@ -132,26 +143,89 @@ for _function in _CORE:
     _make_jitable(_function)
 
 
+def _item_pointer(context, builder, signature, args, position):  # type: ignore[no-untyped-def]
+    """The LLVM pointer to ``array[index]`` (arguments ``position``, ``position + 1``), without
+    the negative-index wraparound: its select per access would make the address non-affine."""
+    ary_type = signature.args[position]
+    ary = context.make_array(ary_type)(context, builder, args[position])
+    return cgutils.get_item_pointer(
+        context, builder, ary_type, ary, [args[position + 1]], wraparound=False, boundscheck=False
+    )
+
+
 @numba.extending.intrinsic
 def _stream_store(typingctx, array, index, value):
-    """``array[index] = value`` with a non-temporal store (bypasses the caches: a large
-    output is written once and not read back soon, so reading its lines first -- what a
-    normal store does -- would only double the memory traffic)."""
+    """``array[index] = value`` with a scalar non-temporal store (AMD's SSE4a ``movntsd``;
+    LLVM turns it into a normal store where the target has none: :data:`SCALAR_STREAMING`)."""
     if not (isinstance(array, types.Array) and array.ndim == 1):
         return None
 
     def codegen(context, builder, signature, args):
-        ary_type = signature.args[0]
-        ary = context.make_array(ary_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(
-            context, builder, ary_type, ary, [args[1]], wraparound=False, boundscheck=False
-        )
-        value = context.cast(builder, args[2], signature.args[2], ary_type.dtype)
+        pointer = _item_pointer(context, builder, signature, args, 0)
+        value = context.cast(builder, args[2], signature.args[2], signature.args[0].dtype)
         store = builder.store(value, pointer)
         store.set_metadata("nontemporal", builder.module.add_metadata([ir.IntType(32)(1)]))
         return context.get_dummy_value()
 
     return types.void(array, types.intp, value), codegen
+
+
+@numba.extending.intrinsic
+def _store(typingctx, array, index, value):
+    """``array[index] = value`` as one scalar store that LLVM keeps as it is (an "unordered"
+    atomic store: a plain ``mov`` on x86). The row-major transposition of the results is
+    written with it: vectorised, its strided stores become AVX-512 scatters, measured 7-11 %
+    slower per row than scalar stores on Zen 4 (``benchmarks/results/cpu_targets.md``)."""
+    if not (isinstance(array, types.Array) and array.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = _item_pointer(context, builder, signature, args, 0)
+        value = context.cast(builder, args[2], signature.args[2], signature.args[0].dtype)
+        size = context.get_abi_sizeof(value.type)
+        builder.store_atomic(value, pointer, "unordered", size)
+        return context.get_dummy_value()
+
+    return types.void(array, types.intp, value), codegen
+
+
+@numba.extending.intrinsic
+def _address(typingctx, array, index):
+    """The address of ``array[index]``, an integer (to find the next cache-line boundary)."""
+    if not (isinstance(array, types.Array) and array.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = _item_pointer(context, builder, signature, args, 0)
+        return builder.ptrtoint(pointer, context.get_value_type(types.intp))
+
+    return types.intp(array, types.intp), codegen
+
+
+@numba.extending.intrinsic
+def _stream_line(typingctx, target, at, source, start):
+    """``target[at:at + LINE] = source[start:start + LINE]``: one cache line, as a vector
+    load and a non-temporal vector store (two 32-byte stores with AVX2, one with AVX-512);
+    ``&target[at]`` must be 64-byte aligned. Every x86-64 CPU has these (SSE2 ``movntpd``)."""
+    if not (
+        isinstance(target, types.Array)
+        and isinstance(source, types.Array)
+        and target.ndim == source.ndim == 1
+        and target.dtype == source.dtype == types.float64
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        line = ir.VectorType(ir.DoubleType(), LINE).as_pointer()
+        value = builder.load(
+            builder.bitcast(_item_pointer(context, builder, signature, args, 2), line), align=8
+        )
+        pointer = builder.bitcast(_item_pointer(context, builder, signature, args, 0), line)
+        store = builder.store(value, pointer, align=8 * LINE)
+        store.set_metadata("nontemporal", builder.module.add_metadata([ir.IntType(32)(1)]))
+        return context.get_dummy_value()
+
+    return types.void(target, types.intp, source, types.intp), codegen
 
 
 @numba.extending.intrinsic
@@ -167,10 +241,50 @@ def _store_fence(typingctx):
 
 @numba.extending.register_jitable(inline="always")
 def _put(array, index, value, streaming):
+    """``array[index] = value``: a scalar non-temporal store with ``streaming``."""
     if streaming:
         _stream_store(array, index, value)
     else:
-        array[index] = value
+        _store(array, index, value)
+
+
+@numba.extending.register_jitable(**_JIT)
+def _write(target, at, source, count):
+    """``target[at:at + count] = source[:count]``, every whole cache line of the target with a
+    non-temporal store (:func:`_stream_line`), the partial lines at either end (an unaligned
+    array; the rows of another thread) with normal ones."""
+    head = count
+    if _address(target, at) % 8 == 0:
+        head = min(count, -(_address(target, at) >> 3) % LINE)
+    for i in range(head):
+        target[at + i] = source[i]
+    i = head
+    while i + LINE <= count:
+        _stream_line(target, at + i, source, i)
+        i += LINE
+    for k in range(i, count):
+        target[at + k] = source[k]
+
+
+def _scalar_streaming() -> bool:
+    """Whether numba's target has a scalar non-temporal store of a double: AMD's SSE4a
+    (``movntsd``; no Intel CPU has it). numba's rule: ``NUMBA_CPU_FEATURES`` when set, else
+    the host's features."""
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        import llvmlite.binding
+
+        features = llvmlite.binding.get_host_cpu_features().flatten()
+    return "+sse4a" in features.split(",")
+
+
+#: Scalar non-temporal stores straight from the kernel's per-output loops (the target has
+#: them: :func:`_scalar_streaming`); else each chunk's rows are staged row-major in L1 and
+#: written as whole cache lines (:func:`_write`). Measured on Zen 4
+#: (``benchmarks/results/cpu_targets.md``): the staging costs 7-8 % per row where scalar ones
+#: exist; where they do not, LLVM silently writes normal stores instead, which read every
+#: output line first (the batch took 1.8x the copy of its outputs instead of 1.3x).
+SCALAR_STREAMING = _scalar_streaming()
 
 
 def _source_digest(functions: set[Callable[..., Any]]) -> str:
@@ -212,12 +326,16 @@ def _columns(count: int) -> Callable[..., Any]:
     return found
 
 
-def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
+def build_kernel(
+    spec: ShapeSpec, *, cache: bool | None = None, scalar_streaming: bool | None = None
+) -> Any:
     """The compiled fused row loop of a tier-1 ``spec`` (any number of dimensions).
 
     ``cache``: keep the compiled code in numba's on-disk cache (default: when ``spec`` is the
-    registered shape of its name; a throwaway specification compiles in memory). Call it as
-    :func:`run` does; see the module docstring for what it computes.
+    registered shape of its name; a throwaway specification compiles in memory).
+    ``scalar_streaming``: how the outputs are written (default :data:`SCALAR_STREAMING`; the
+    same bits either way). Call it as :func:`run` does; see the module docstring for what it
+    computes.
     """
     closed_form_function = spec.closed_form
     if closed_form_function is None:
@@ -241,6 +359,7 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
     dimensions = _columns(arity)
     products_of = _columns(18)  # a row's rotation products
     chunk = CHUNK
+    staged = not (SCALAR_STREAMING if scalar_streaming is None else scalar_streaming)
     nan = math.nan
     inf = math.inf
 
@@ -256,6 +375,10 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
         unit = np.empty(chunk)  # volume (the closed form at unit density), mass path
         # volume, mass, com (3), Ixx Iyy Izz Ixy Ixz Iyz, I_C (3), rho, com_x
         z = np.empty((16, chunk))
+        # staged: one output's rows of the chunk, row-major, as they go to memory
+        r = np.empty(9 * chunk if staged else 0)
+        stage = staged and streaming  # (outputs that fit in a cache: stored as computed)
+        direct = streaming and not staged  # scalar non-temporal stores
         f = np.empty((3, chunk))  # e per row (rows with axes of their own)
         p = np.empty((18, chunk))  # the rotation products of R_AC per row (rotation_products)
         codes = np.empty(chunk, np.int64)
@@ -285,11 +408,16 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                     if start == row_start:
                         x[k, :] = column[0]
                 else:
+                    # A view of the chunk's rows: indices from 0, which LLVM sees are never
+                    # negative (``column[start + j]`` might be, for all it knows: numba's
+                    # negative-index wraparound then makes it gather the rows one by one).
+                    rows = column[start : start + m]
                     for j in range(m):
-                        x[k, j] = column[start + j]
+                        x[k, j] = rows[j]
             if not constant_source:
+                rows = source[start : start + m]
                 for j in range(m):
-                    g[j] = source[start + j]
+                    g[j] = rows[j]
             if by_mass:  # density = mass / volume, as Component._build
                 for j in range(m):
                     x[arity, j] = 1.0
@@ -322,16 +450,19 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                         p[k, j] = row[k]
                     if codes[j] == 0:
                         codes[j] = code
-                    t = 9 * i  # R_AC^T's rows as they are (the result keeps R_AC)
-                    _put(flat_frame, t, ex, streaming)
-                    _put(flat_frame, t + 1, ey, streaming)
-                    _put(flat_frame, t + 2, ez, streaming)
-                    _put(flat_frame, t + 3, h0, streaming)
-                    _put(flat_frame, t + 4, h1, streaming)
-                    _put(flat_frame, t + 5, h2, streaming)
-                    _put(flat_frame, t + 6, w0, streaming)
-                    _put(flat_frame, t + 7, w1, streaming)
-                    _put(flat_frame, t + 8, w2, streaming)
+                    # R_AC^T's rows as they are (the result keeps R_AC)
+                    target, t = (r, 9 * j) if stage else (flat_frame, 9 * i)
+                    _put(target, t, ex, direct)
+                    _put(target, t + 1, ey, direct)
+                    _put(target, t + 2, ez, direct)
+                    _put(target, t + 3, h0, direct)
+                    _put(target, t + 4, h1, direct)
+                    _put(target, t + 5, h2, direct)
+                    _put(target, t + 6, w0, direct)
+                    _put(target, t + 7, w1, direct)
+                    _put(target, t + 8, w2, direct)
+                if stage:
+                    _write(flat_frame, 9 * start, r, 9 * m)
             # Branch-free, so that LLVM vectorises it: invalid rows are computed too, then NaN.
             # The frame's axis and rotation products are loop invariants here (a loop that
             # loads them per row does not vectorise: 5x slower); rows with axes of their own
@@ -384,38 +515,56 @@ def build_kernel(spec: ShapeSpec, *, cache: bool | None = None) -> Any:
                     z[10, j] = nan if bad else iyz
             # One loop per output: each writes one contiguous run per chunk, so the
             # non-temporal stores fill whole write-combining lines (interleaving five outputs
-            # row by row costs a third more at N = 1e6).
+            # row by row costs a third more at N = 1e6). Staged: the rows go to the scratch
+            # ``r`` (in L1), then to memory as whole cache lines.
+            if stage:
+                _write(out_volume, start, z[0], m)
+                _write(out_mass, start, z[1], m)
+            else:
+                for j in range(m):
+                    _put(out_volume, start + j, z[0, j], streaming)
+                for j in range(m):
+                    _put(out_mass, start + j, z[1, j], streaming)
+            target, at = (r, 0) if stage else (flat_com, 3 * start)
             for j in range(m):
-                _put(out_volume, start + j, z[0, j], streaming)
+                c = at + 3 * j  # an index per row, not a running one: LLVM vectorises it
+                _put(target, c, z[2, j], direct)
+                _put(target, c + 1, z[3, j], direct)
+                _put(target, c + 2, z[4, j], direct)
+            if stage:
+                _write(flat_com, 3 * start, r, 3 * m)
+            target, at = (r, 0) if stage else (flat_inertia, 9 * start)
             for j in range(m):
-                _put(out_mass, start + j, z[1, j], streaming)
+                t = at + 9 * j
+                _put(target, t, z[5, j], direct)
+                _put(target, t + 1, z[8, j], direct)
+                _put(target, t + 2, z[9, j], direct)
+                _put(target, t + 3, z[8, j], direct)
+                _put(target, t + 4, z[6, j], direct)
+                _put(target, t + 5, z[10, j], direct)
+                _put(target, t + 6, z[9, j], direct)
+                _put(target, t + 7, z[10, j], direct)
+                _put(target, t + 8, z[7, j], direct)
+            if stage:
+                _write(flat_inertia, 9 * start, r, 9 * m)
+            target, at = (r, 0) if stage else (flat_moments, 3 * start)
             for j in range(m):
-                c = 3 * (start + j)  # an index per row, not a running one: LLVM vectorises it
-                _put(flat_com, c, z[2, j], streaming)
-                _put(flat_com, c + 1, z[3, j], streaming)
-                _put(flat_com, c + 2, z[4, j], streaming)
+                c = at + 3 * j
+                _put(target, c, z[11, j], direct)
+                _put(target, c + 1, z[12, j], direct)
+                _put(target, c + 2, z[13, j], direct)
+            if stage:
+                _write(flat_moments, 3 * start, r, 3 * m)
+            code_rows = out_code[start : start + m]
             for j in range(m):
-                t = 9 * (start + j)
-                _put(flat_inertia, t, z[5, j], streaming)
-                _put(flat_inertia, t + 1, z[8, j], streaming)
-                _put(flat_inertia, t + 2, z[9, j], streaming)
-                _put(flat_inertia, t + 3, z[8, j], streaming)
-                _put(flat_inertia, t + 4, z[6, j], streaming)
-                _put(flat_inertia, t + 5, z[10, j], streaming)
-                _put(flat_inertia, t + 6, z[9, j], streaming)
-                _put(flat_inertia, t + 7, z[10, j], streaming)
-                _put(flat_inertia, t + 8, z[7, j], streaming)
-            for j in range(m):
-                c = 3 * (start + j)
-                _put(flat_moments, c, z[11, j], streaming)
-                _put(flat_moments, c + 1, z[12, j], streaming)
-                _put(flat_moments, c + 2, z[13, j], streaming)
-            for j in range(m):
-                out_code[start + j] = codes[j]
+                code_rows[j] = codes[j]
                 invalid += codes[j] != 0
             if by_mass:
-                for j in range(m):
-                    _put(out_density, start + j, z[14, j], streaming)
+                if stage:
+                    _write(out_density, start, z[14], m)
+                else:
+                    for j in range(m):
+                        _put(out_density, start + j, z[14, j], streaming)
         if streaming:
             _store_fence()  # make the non-temporal stores visible before returning
         return invalid

@@ -11,7 +11,9 @@ pool holds it), so a result that is still alive is never overwritten. Of the buf
 result uses, the pool keeps at most :data:`LIMIT` bytes (checked at every request; least
 recently used first out); :func:`release` empties it.
 Buffers smaller than :data:`MINIMUM` bytes go straight to numpy (its own small-block cache
-serves them).
+serves them). Pooled arrays start on a cache-line boundary (:data:`ALIGNMENT`): the compiled
+kernel writes them in whole lines with non-temporal stores, and a line it can only partly
+write costs it a read of that line from memory (``batch/_numba.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["LIMIT", "MAX_BUFFERS", "MINIMUM", "empty", "release", "retained_bytes"]
+__all__ = ["ALIGNMENT", "LIMIT", "MAX_BUFFERS", "MINIMUM", "empty", "release", "retained_bytes"]
 
 #: Most bytes of unused buffers the pool keeps. Set ``rigidparts.batch._pool.LIMIT`` to change.
 LIMIT = 1 << 30
@@ -30,6 +32,8 @@ LIMIT = 1 << 30
 MINIMUM = 1 << 16
 #: Most buffers the pool tracks.
 MAX_BUFFERS = 64
+#: Pooled arrays start at a multiple of this many bytes (a cache line).
+ALIGNMENT = 64
 
 _buffers: list[np.ndarray] = []  # least recently used first
 _lock = threading.Lock()
@@ -45,17 +49,25 @@ def empty(shape: tuple[int, ...], dtype: type = np.float64) -> np.ndarray:
     nbytes = math.prod(shape) * np.dtype(dtype).itemsize
     if nbytes < MINIMUM:
         return np.empty(shape, dtype)
+    size = nbytes + ALIGNMENT  # room to start on a boundary
     with _lock:
         for index in reversed(range(len(_buffers))):  # most recently used (warmest) first
-            if _buffers[index].nbytes == nbytes and _unused(index):
+            if _buffers[index].nbytes == size and _unused(index):
                 _buffers.append(_buffers.pop(index))
-                return _buffers[-1].view(dtype).reshape(shape)
+                return _aligned(_buffers[-1], nbytes, dtype, shape)
         _trim(LIMIT)
-        buffer = np.empty(nbytes, np.uint8)
+        buffer = np.empty(size, np.uint8)
         _buffers.append(buffer)
         # Forget the oldest beyond MAX_BUFFERS (those still in use live on with their results).
         del _buffers[:-MAX_BUFFERS]
-        return buffer.view(dtype).reshape(shape)
+        return _aligned(buffer, nbytes, dtype, shape)
+
+
+def _aligned(buffer: np.ndarray, nbytes: int, dtype: type, shape: tuple[int, ...]) -> np.ndarray:
+    """The array of ``shape`` in ``buffer`` from its first :data:`ALIGNMENT` boundary (a view
+    whose base is ``buffer`` itself, so that :func:`_unused` counts it)."""
+    start = -buffer.ctypes.data % ALIGNMENT
+    return buffer[start : start + nbytes].view(dtype).reshape(shape)
 
 
 def _trim(limit: int) -> None:
