@@ -12,7 +12,8 @@ Columns (milliseconds, the best of ``--repeat`` runs):
 - integrals: the B-rep's volume properties (``BRepGProp``), the bounding box and area;
 - certificate: the tessellation (``BRepMesh_IncrementalMesh``) and its exact integrals;
 - StepBody: ``rp.StepBody(step=FILE)`` end to end;
-- and an assembly of 20 instances of the tube, end to end, per solid.
+- and assemblies, end to end, per solid: 20 instances of the tube (measured once), and 20
+  different simple solids (each measured and certified; the file's reading shared).
 """
 
 from __future__ import annotations
@@ -101,6 +102,25 @@ def main() -> None:
         path = F.write_assembly(parts, Path(folder) / "assembly.step", "mm")
         whole = best(lambda: rp.StepBody(step=path), args.repeat)
         print(f"assembly of 20 tubes: {whole:.1f} ms, {whole / 20:.2f} ms per solid")
+        # 20 different parts (4 of each shape, sizes 1 + k/10): each measured and certified
+        makes = list(SHAPES.values())
+        distinct = [
+            (f"part{k}", _scaled(makes[k % len(makes)](), 1.0 + k / 10), (400.0 * k, 0, 0), 0.0)
+            for k in range(20)
+        ]
+        path = F.write_assembly(distinct, Path(folder) / "parts.step", "mm")
+        whole = best(lambda: rp.StepBody(step=path), args.repeat)
+        print(f"assembly of 20 different simple solids: {whole:.1f} ms, {whole / 20:.2f} ms per "
+              "solid")  # fmt: skip
+
+
+def _scaled(shape: object, factor: float) -> object:
+    from OCP.BRepBuilderAPI import BRepBuilderAPI_Transform
+    from OCP.gp import gp_Pnt, gp_Trsf
+
+    scale = gp_Trsf()
+    scale.SetScale(gp_Pnt(0.0, 0.0, 0.0), factor)
+    return BRepBuilderAPI_Transform(shape, scale, True).Shape()
 
 
 if __name__ == "__main__":
