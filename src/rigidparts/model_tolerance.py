@@ -369,6 +369,7 @@ def model_tolerance(
     histogram = np.zeros((len(names), plan.bins + 2), np.int64)
     invalid = 0
     first_invalid: tuple[int, str, str] | None = None
+    scratch: dict[str, np.ndarray] = {}  # block_cross's deviations, reused block to block
     for b in range(plan.blocks):
         start, m = plan.block_rows(b)
         r = pilot if b == 0 else rows(start, m)
@@ -378,7 +379,7 @@ def model_tolerance(
         if b == 0:
             plan = replace(plan, edges=histogram_edges(stats, nominal, fo_mean, fo_std))
         fold.add(m, stats)
-        cross.add(m, block_cross(x, y, stats[:, MEAN]), stats[:, MEAN])
+        cross.add(m, block_cross(x, y, stats[:, MEAN], scratch), stats[:, MEAN])
         count_outside(y, plan.limits, outside)
         add_histogram(y, stats, plan, histogram)
         invalid += r.invalid_total

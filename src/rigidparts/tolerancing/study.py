@@ -58,6 +58,7 @@ __all__ = [
     "combine_blocks",
     "count_outside",
     "draw_into",
+    "draw_table",
     "evaluate_chunk",
     "evaluate_pilot",
     "percentiles_from_histogram",
@@ -127,15 +128,22 @@ def block_stream(seed: int, b: int) -> np.random.Generator:
 
 def draw_blocks(plan: Plan, first: int, count: int) -> dict[str, np.ndarray]:
     """The toleranced inputs of blocks ``first .. first + count - 1`` (SI arrays by name)."""
+    table = draw_table(plan, first, count)
+    return {name: table[i] for i, (name, _) in enumerate(plan.tolerances)}
+
+
+def draw_table(plan: Plan, first: int, count: int) -> np.ndarray:
+    """:func:`draw_blocks` as one (inputs, samples) array, a row per toleranced input in
+    ``plan.tolerances`` order (what :func:`block_cross` reads, without a stack)."""
     start, n = plan.chunk_rows(first, count)
-    arrays = {name: np.empty(n) for name, _ in plan.tolerances}
+    table = np.empty((len(plan.tolerances), n))
     for b in range(first, first + count):
         rng = block_stream(plan.seed, b)
         s, m = plan.block_rows(b)
         lo = s - start
-        for name, tolerance in plan.tolerances:
-            draw_into(rng, tolerance, arrays[name][lo : lo + m])
-    return arrays
+        for i, (_, tolerance) in enumerate(plan.tolerances):
+            draw_into(rng, tolerance, table[i, lo : lo + m])
+    return table
 
 
 def draw_into(rng: np.random.Generator, tolerance: Tolerance, out: np.ndarray) -> None:
@@ -256,12 +264,12 @@ def compiled_reduction(engine: str) -> Any:
 def _evaluate(
     plan: Plan, first: int, count: int, keep: bool = False, compiled: bool = True
 ) -> tuple[ChunkStats, np.ndarray | None]:
-    sampled = draw_blocks(plan, first, count)
+    table = draw_table(plan, first, count)
     start, _ = plan.chunk_rows(first, count)
-    result = batch_rows(plan, sampled)
-    inputs = np.stack([sampled[name] for name, _ in plan.tolerances]) if sampled else None
-    del sampled
+    result = batch_rows(plan, {name: table[i] for i, (name, _) in enumerate(plan.tolerances)})
+    inputs = table if len(table) else None
     cross = np.empty((count, len(plan.tolerances), 2 + len(OUTPUTS)))
+    scratch: dict[str, np.ndarray] = {}  # block_cross's deviations, reused block to block
     outside = np.zeros((len(OUTPUTS), 2), np.int64)
     codes = np.asarray(result.error_codes)
     bad = np.flatnonzero(codes)
@@ -309,7 +317,7 @@ def _evaluate(
                 if not valid.all():
                     block = np.ascontiguousarray(block[:, valid])
                     x = x[:, valid]
-            cross[k] = block_cross(x, block, stats[k, :, MEAN])
+            cross[k] = block_cross(x, block, stats[k, :, MEAN], scratch)
             count_outside(block, plan.limits, outside)
         return ChunkStats(
             first, counts, stats, histogram, first_invalid, error_args, cross, outside
@@ -330,7 +338,7 @@ def _evaluate(
                 x = x[:, valid]
         counts[k] = block.shape[1]
         stats[k] = block_stats(block)
-        cross[k] = block_cross(x, block, stats[k, :, MEAN])
+        cross[k] = block_cross(x, block, stats[k, :, MEAN], scratch)
         count_outside(block, plan.limits, outside)
         if histogram is not None and block.shape[1]:
             add_histogram(block, stats[k], plan, histogram)
@@ -341,47 +349,47 @@ def _evaluate(
     ), kept
 
 
-#: Columns per piece of a block's co-moments (:func:`block_cross`): products of a piece stay
-#: in cache.
-PIECE = 2048
-
-
-def block_cross(inputs: np.ndarray, outputs: np.ndarray, output_mean: np.ndarray) -> np.ndarray:
+def block_cross(
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    output_mean: np.ndarray,
+    scratch: dict[str, np.ndarray] | None = None,
+) -> np.ndarray:
     """(inputs, 2 + outputs): each input row's mean (pairwise sum / m), M2 (sum of squared
     deviations, second pass) and co-moments ``C_ij = sum_s (x_is - mean x_i)(y_js - mean
     y_j)`` with each output row of ``outputs`` (outputs, m) about ``output_mean`` (the block's
-    mean, :func:`block_stats`). The co-moments are summed per piece of :data:`PIECE` columns
-    (numpy's pairwise sum of each contiguous row of products) and the pieces added in order;
-    elementwise products, no BLAS, so the bits depend on the block only (with or without
-    numba: this is numpy in both). About 40 ns per sample for six inputs and eight outputs.
-    Outputs constant over the block get co-moment 0 without products.
-    NaN for an empty block."""
+    mean, :func:`block_stats`). M2 and the co-moments are numpy's ``einsum`` sums of products
+    (its own C loop, no BLAS: the bits depend on the block only, with or without numba, in
+    any thread). The deviations go into ``scratch``'s arrays, reused from block to block: a
+    fresh 3-4 MB temporary per block cost a page fault per 4 KB (more system time than the
+    arithmetic). Outputs constant over the block get co-moment 0. NaN for an empty block."""
     k, m = inputs.shape[0], outputs.shape[1]
     out = np.full((k, 2 + outputs.shape[0]), np.nan)
     if m == 0 or k == 0:
         return out
-    x = np.ascontiguousarray(inputs, dtype=float)
-    y = np.ascontiguousarray(outputs, dtype=float)
+    x = np.asarray(inputs, dtype=float)
+    y = np.asarray(outputs, dtype=float)
     mean = x.sum(axis=1) / m
-    dx = x - mean[:, None]
+    dx = np.subtract(x, mean[:, None], out=_scratch(scratch, "dx", (k, m)))
+    dy = np.subtract(y, np.asarray(output_mean)[:, None], out=_scratch(scratch, "dy", y.shape))
     out[:, 0] = mean
-    out[:, 1] = (dx * dx).sum(axis=1)
+    out[:, 1] = np.einsum("is,is->i", dx, dx)
+    out[:, 2:] = np.einsum("is,js->ij", dx, dy)
     # an output constant over the block (a centre of mass on the axis) has no co-moment:
-    # exactly 0, and no products to compute
-    rows = np.flatnonzero(y.min(axis=1) != y.max(axis=1))
-    out[:, 2:] = 0.0
-    if not rows.size:
-        return out
-    y, output_mean = y[rows], np.asarray(output_mean)[rows]
-    total = None
-    for start in range(0, m, PIECE):
-        piece = slice(start, min(m, start + PIECE))
-        dy = y[:, piece] - output_mean[:, None]
-        products = (dx[:, None, piece] * dy[None, :, :]).reshape(k * rows.size, -1)
-        part = products.sum(axis=1).reshape(k, rows.size)
-        total = part if total is None else total + part
-    out[:, 2 + rows] = total
+    # exactly 0 (its mean, a rounded sum / m, may differ from the constant in the last bit)
+    out[:, 2:][:, y.min(axis=1) == y.max(axis=1)] = 0.0
     return out
+
+
+def _scratch(scratch: dict[str, np.ndarray] | None, name: str, shape: tuple[int, ...]) -> Any:
+    """``scratch[name]`` viewed as ``shape`` (grown when too small), or a new array."""
+    if scratch is None:
+        return np.empty(shape)
+    size = int(np.prod(shape))
+    buffer = scratch.get(name)
+    if buffer is None or buffer.size < size:
+        buffer = scratch[name] = np.empty(size)
+    return buffer[:size].reshape(shape)
 
 
 def count_outside(block: np.ndarray, limits: Any, outside: np.ndarray) -> None:
