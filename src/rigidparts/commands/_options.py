@@ -35,6 +35,7 @@ __all__ = [
     "add_body_options",
     "add_model_file_options",
     "add_output_options",
+    "add_search_path_option",
     "add_units_option",
     "body_epilog",
     "body_from_args",
@@ -282,9 +283,8 @@ MODEL_HELP = (
 )
 
 
-def add_model_file_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a command that reads a model file (:func:`load_model_file`):
-    ``--search-path`` for the meshes robot files name, ``--as-one-body`` for a STEP assembly."""
+def add_search_path_option(parser: argparse.ArgumentParser) -> None:
+    """``--search-path DIR`` (repeatable): where the meshes robot files name are looked for."""
     parser.add_argument(
         "--search-path",
         action="append",
@@ -292,6 +292,12 @@ def add_model_file_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder for package://, model:// and relative mesh paths (repeatable)",
     )
+
+
+def add_model_file_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that reads a model file (:func:`load_model_file`):
+    ``--search-path`` for the meshes robot files name, ``--as-one-body`` for a STEP assembly."""
+    add_search_path_option(parser)
     parser.add_argument(
         "--as-one-body",
         action="store_true",

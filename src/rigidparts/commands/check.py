@@ -21,7 +21,13 @@ import os
 import sys
 from typing import Any
 
-from ._options import UsageError, add_output_options, check_not_input, check_output
+from ._options import (
+    UsageError,
+    add_output_options,
+    add_search_path_option,
+    check_not_input,
+    check_output,
+)
 
 __all__ = ["register", "run"]
 
@@ -227,13 +233,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--density", metavar="D", help="kg/m^3 (or with units: '2.7 g/cm^3')")
     parser.add_argument("--material", metavar="M", help="a material of the table")
-    parser.add_argument(
-        "--search-path",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="folder for package:// and relative mesh paths (repeatable)",
-    )
+    add_search_path_option(parser)
     parser.add_argument(
         "--engines", action="store_true", help="also load the file in every installed engine"
     )
