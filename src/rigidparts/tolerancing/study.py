@@ -34,7 +34,7 @@ compiled pass with the same bits as the numpy functions here (same summation ord
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -304,38 +304,15 @@ def _evaluate(
             counts,
             stats,
         )
-        buffer = np.empty((len(OUTPUTS), plan.block))
-        for k in range(count):  # the cross moments and limit counts (numpy, same bits)
-            s, m = plan.block_rows(first + k)
-            lo = s - start
-            block = gather_columns(
-                result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m))
-            )
-            x = inputs[:, lo : lo + m] if inputs is not None else np.empty((0, m))
-            if bad.size:
-                valid = codes[lo : lo + m] == 0
-                if not valid.all():
-                    block = np.ascontiguousarray(block[:, valid])
-                    x = x[:, valid]
+        # the cross moments and limit counts (numpy, same bits)
+        for k, block, x in _valid_blocks(plan, first, count, result, inputs, codes):
             cross[k] = block_cross(x, block, stats[k, :, MEAN], scratch)
             count_outside(block, plan.limits, outside)
         return ChunkStats(
             first, counts, stats, histogram, first_invalid, error_args, cross, outside
         ), None
-    buffer = np.empty((len(OUTPUTS), plan.block))
     kept = None
-    for k in range(count):
-        s, m = plan.block_rows(first + k)
-        lo = s - start
-        block = gather_columns(
-            result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m))
-        )
-        x = inputs[:, lo : lo + m] if inputs is not None else np.empty((0, m))
-        if bad.size:
-            valid = codes[lo : lo + m] == 0
-            if not valid.all():
-                block = np.ascontiguousarray(block[:, valid])
-                x = x[:, valid]
+    for k, block, x in _valid_blocks(plan, first, count, result, inputs, codes):
         counts[k] = block.shape[1]
         stats[k] = block_stats(block)
         cross[k] = block_cross(x, block, stats[k, :, MEAN], scratch)
@@ -401,6 +378,29 @@ def count_outside(block: np.ndarray, limits: Any, outside: np.ndarray) -> None:
     limits = np.asarray(limits)
     outside[:, 0] += np.count_nonzero(block < limits[:, :1], axis=1)
     outside[:, 1] += np.count_nonzero(block > limits[:, 1:], axis=1)
+
+
+def _valid_blocks(
+    plan: Plan, first: int, count: int, result: Any, inputs: np.ndarray | None, codes: Any
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """``(k, outputs (outputs, m), inputs (inputs, m))`` of each block ``first + k`` of the
+    chunk, its invalid samples left out (the outputs gathered into one reused buffer)."""
+    start, _ = plan.chunk_rows(first, count)
+    buffer = np.empty((len(OUTPUTS), plan.block))
+    all_valid = not np.any(codes)
+    for k in range(count):
+        s, m = plan.block_rows(first + k)
+        lo = s - start
+        block = gather_columns(
+            result, lo, m, buffer if m == plan.block else np.empty((len(OUTPUTS), m))
+        )
+        x = inputs[:, lo : lo + m] if inputs is not None else np.empty((0, m))
+        if not all_valid:
+            valid = codes[lo : lo + m] == 0
+            if not valid.all():
+                block = np.ascontiguousarray(block[:, valid])
+                x = x[:, valid]
+        yield k, block, x
 
 
 def block_stats(block: np.ndarray) -> np.ndarray:
