@@ -187,23 +187,11 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
     ):
         study = p.add_argument_group("study")
-        study.add_argument(
-            "--samples", type=_number, default=100_000, metavar="N",
-            help="number of samples, a positive integer such as 1e8 (default 100000)",
-        )  # fmt: skip
-        study.add_argument(
-            "--seed", type=int, default=0, metavar="N",
-            help="random seed, a non-negative integer (default 0)",
-        )  # fmt: skip
-        study.add_argument(
-            "--percentiles", type=_percentiles, default=[0.1, 1.0, 50.0, 99.0, 99.9],
-            metavar="P,P,...", help="percentiles to report, in %% (default 0.1,1,50,99,99.9)",
-        )  # fmt: skip
-        study.add_argument(
-            "--on-invalid", choices=("skip", "error"), default="skip",
-            help="invalid samples (an inner radius over the outer one): counted and left out "
-            "(skip, the default) or an error naming the first",
-        )  # fmt: skip
+        _add_sampling_options(
+            study,
+            "invalid samples (an inner radius over the outer one): counted and left out (skip, "
+            "the default) or an error naming the first",
+        )
         study.add_argument(
             "--scheduler", default=None, metavar="ADDRESS",
             help="a dask.distributed scheduler (tcp://host:8786; the cluster extra); default: "
@@ -276,22 +264,9 @@ def _model_parser(parser: argparse.ArgumentParser) -> None:
         "--of", action="append", default=[], metavar="OUTPUT",
         help="an output (repeatable): total_mass (default), com:BODY, period:JOINT",
     )  # fmt: skip
-    study.add_argument(
-        "--samples", type=_number, default=100_000, metavar="N",
-        help="number of samples, a positive integer such as 1e6 (default 100000)",
-    )  # fmt: skip
-    study.add_argument(
-        "--seed", type=int, default=0, metavar="N",
-        help="random seed, a non-negative integer (default 0)",
-    )  # fmt: skip
-    study.add_argument(
-        "--percentiles", type=_percentiles, default=[0.1, 1.0, 50.0, 99.0, 99.9],
-        metavar="P,P,...", help="percentiles to report, in %% (default 0.1,1,50,99,99.9)",
-    )  # fmt: skip
-    study.add_argument(
-        "--on-invalid", choices=("skip", "error"), default="skip",
-        help="invalid draws: counted and redrawn (skip, the default) or an error naming the key",
-    )  # fmt: skip
+    _add_sampling_options(
+        study, "invalid draws: counted and redrawn (skip, the default) or an error naming the key"
+    )
     out = p.add_argument_group("output")
     out.add_argument(
         "-o", "--output", default=None, metavar="FILE",
@@ -300,3 +275,22 @@ def _model_parser(parser: argparse.ArgumentParser) -> None:
     _study_options(study, out)
     add_output_options(out)
     p.set_defaults(handler=run_model, shape="model")
+
+
+def _add_sampling_options(group: Any, on_invalid_help: str) -> None:
+    """``--samples``, ``--seed``, ``--percentiles`` and ``--on-invalid`` of a study."""
+    group.add_argument(
+        "--samples", type=_number, default=100_000, metavar="N",
+        help="number of samples, a positive integer such as 1e8 (default 100000)",
+    )  # fmt: skip
+    group.add_argument(
+        "--seed", type=int, default=0, metavar="N",
+        help="random seed, a non-negative integer (default 0)",
+    )  # fmt: skip
+    group.add_argument(
+        "--percentiles", type=_percentiles, default=[0.1, 1.0, 50.0, 99.0, 99.9],
+        metavar="P,P,...", help="percentiles to report, in %% (default 0.1,1,50,99,99.9)",
+    )  # fmt: skip
+    group.add_argument(
+        "--on-invalid", choices=("skip", "error"), default="skip", help=on_invalid_help
+    )
