@@ -304,20 +304,7 @@ class ToleranceResult:
         atomically) with the first-order normal density ``N(mean_1, std_1^2)`` over each;
         returns the path. Needs matplotlib (the ``viz`` extra). ParameterError when no sample
         was valid (nothing to plot)."""
-        if self.valid == 0:
-            raise ParameterError(
-                "samples", self.samples, f"no valid sample to plot ({self.invalid} invalid)"
-            )
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg", force=False)
-            import matplotlib.pyplot as plt
-            from matplotlib.ticker import MaxNLocator
-        except ImportError as exc:
-            raise ImportError(
-                f"ToleranceResult.plot needs matplotlib: pip install 'rigidparts[viz]' ({exc})"
-            ) from None
+        plt, MaxNLocator = self._pyplot("plot")
         from ..fileio import atomic_path
 
         varying = [j for j in range(len(self.outputs)) if self.max[j] > self.min[j]]
@@ -343,16 +330,10 @@ class ToleranceResult:
             plt.close(figure)
         return path
 
-    def _mark_limits(self, ax: Any, j: int, legend: bool = False) -> None:
-        _mark_limits_impl(self, ax, j, legend)
-
-    def plot_report(self, path: Any, *, force: bool | None = None) -> Any:
-        """The tolerance engineer's picture (PNG, SVG or PDF by the suffix; written
-        atomically): one panel per output that varies, its histogram (density) with the
-        specification limits (dashed), the worst-case (dotted) and RSS (dash-dot) stacks and
-        the yield / Cpk in the title; then one panel per output of each input's contribution
-        to its variance, first order (from the sensitivities) beside the samples' squared
-        correlation. Returns the path. Needs matplotlib (the ``viz`` extra)."""
+    def _pyplot(self, method: str) -> tuple[Any, Any]:
+        """``(pyplot, MaxNLocator)`` for a picture of the samples: ParameterError when no
+        sample was valid (nothing to draw), ImportError naming the ``viz`` extra without
+        matplotlib."""
         if self.valid == 0:
             raise ParameterError(
                 "samples", self.samples, f"no valid sample to plot ({self.invalid} invalid)"
@@ -365,9 +346,22 @@ class ToleranceResult:
             from matplotlib.ticker import MaxNLocator
         except ImportError as exc:
             raise ImportError(
-                f"ToleranceResult.plot_report needs matplotlib: pip install 'rigidparts[viz]' "
+                f"ToleranceResult.{method} needs matplotlib: pip install 'rigidparts[viz]' "
                 f"({exc})"
             ) from None
+        return plt, MaxNLocator
+
+    def _mark_limits(self, ax: Any, j: int, legend: bool = False) -> None:
+        _mark_limits_impl(self, ax, j, legend)
+
+    def plot_report(self, path: Any, *, force: bool | None = None) -> Any:
+        """The tolerance engineer's picture (PNG, SVG or PDF by the suffix; written
+        atomically): one panel per output that varies, its histogram (density) with the
+        specification limits (dashed), the worst-case (dotted) and RSS (dash-dot) stacks and
+        the yield / Cpk in the title; then one panel per output of each input's contribution
+        to its variance, first order (from the sensitivities) beside the samples' squared
+        correlation. Returns the path. Needs matplotlib (the ``viz`` extra)."""
+        plt, MaxNLocator = self._pyplot("plot_report")
         from ..fileio import atomic_path
 
         varying = [j for j in range(len(self.outputs)) if self.max[j] > self.min[j]] or [0]
