@@ -106,12 +106,11 @@ row stays a function of (seed, episode, env) only; every invalid draw is counted
 invalid after the last attempt is a ParameterError naming the key. ``on_invalid="raise"``
 refuses the first invalid sample instead (naming the key, the environment and the rule).
 
-Other engines. :meth:`Randomization.full_inertia` gives the (n, nbody, 3, 3) tensors
-``I_BBcm_A`` for engines that store a full tensor in the body frame (Newton's
-``Model.body_inertia``, ``body_com``, ``body_mass``: float32, one world after another, so world
-``w`` body ``j`` is row ``w * bodies + j - 1`` when the worlds are replicated copies; MJX's
-``mjx.Model`` has the MuJoCo fields above with the same shapes, batched with ``jax.vmap`` over
-a leading env axis). docs/randomize.md shows both.
+Other engines. :meth:`Randomization.write_newton` writes every row into a Newton ``Model``
+replicated from the exported MJCF, one world per row (masses, centres of mass, full inertia
+tensors :meth:`Randomization.full_inertia` and the joints' positions, float32). MJX's
+``mjx.Model`` has the MuJoCo fields above with the same shapes, batched with ``jax.vmap`` over a
+leading env axis. docs/randomize.md shows both.
 
 Layer: over :mod:`rigidparts.model`, :mod:`rigidparts.batch`, :mod:`rigidparts.tolerancing` and
 :mod:`rigidparts.export` (the MJCF conventions); below the command line.
@@ -134,7 +133,7 @@ from .model import Model
 from .shapes import COMMON_RULES
 from .tolerancing.study import block_stream, draw_into
 from .tolerancing.values import Tolerance, check_band, parse_tolerance
-from .transforms import matrix_to_quaternion
+from .transforms import matrix_to_quaternion, quaternion_to_matrix
 
 __all__ = ["ENV_BLOCK", "MAX_ATTEMPTS", "Randomization", "randomize"]
 
@@ -224,8 +223,6 @@ class Randomization:
         """(n, nbody, 3, 3) ``I_BBcm_A``: ``R(iquat) diag(inertia) R(iquat)^T`` kg m^2, about
         each body's centre of mass in its body frame (frame_a): the layout of engines that
         keep a full tensor (Newton's ``body_inertia``)."""
-        from .transforms import quaternion_to_matrix
-
         r = quaternion_to_matrix(self.body_iquat.reshape(-1, 4)).reshape(
             *self.body_iquat.shape[:2], 3, 3
         )
@@ -263,6 +260,54 @@ class Randomization:
             mj_model.site_pos[_id(mujoco, mj_model, site, name)] = self.site_pos[row, s]
         if set_const:
             mujoco.mj_setConst(mj_model, mujoco.MjData(mj_model) if data is None else data)
+
+    def write_newton(self, model: Any) -> None:
+        """Write every row into a Newton ``Model`` (``newton`` 1.8) holding one world per row,
+        in row order: ``ModelBuilder.add_mjcf`` of this model's MJCF export, replicated
+        ``len(self)`` times (``ModelBuilder.replicate``), then ``finalize``. Per body (float32,
+        Newton's precision): ``body_mass``, ``body_com`` (the centre of mass in the body
+        frame), ``body_inertia`` (:meth:`full_inertia`, about it in the body frame) and their
+        inverses; per joint, the positions of ``joint_X_p`` and ``joint_X_c`` (the joint in
+        the parent and in the child body: ``X_p.p = body_pos + R(X_p.q) jnt_pos``, ``X_c.p =
+        jnt_pos``; Newton keeps MJCF's ``body_pos`` / ``jnt_pos`` so, the rotations, which the
+        randomization does not change, stay). A solver built before must be told:
+        ``solver.notify_model_changed(newton.ModelFlags.BODY_INERTIAL_PROPERTIES |
+        newton.ModelFlags.JOINT_PROPERTIES)``. ModelError when the model's bodies are not
+        this model's, world by world, in MJCF order."""
+        bodies = len(self.body_names) - 1
+        n = len(self)
+        labels = [str(label).rsplit("/", 1)[-1] for label in model.body_label]
+        if model.body_count != n * bodies or labels != list(self.body_names[1:]) * n:
+            raise ModelError(
+                "model", f"{model.body_count} bodies", f"must be a Newton model of {n} worlds "
+                f"of this model's {bodies} bodies in MJCF order (ModelBuilder.add_mjcf of the "
+                "export, replicated once per row)",
+            )  # fmt: skip
+        mass = self.body_mass[:, 1:].reshape(-1)
+        inertia = self.full_inertia()[:, 1:].reshape(-1, 3, 3)
+        model.body_mass.assign(mass.astype(np.float32))
+        model.body_inv_mass.assign((1.0 / mass).astype(np.float32))
+        model.body_com.assign(self.body_ipos[:, 1:].reshape(-1, 3).astype(np.float32))
+        model.body_inertia.assign(inertia.astype(np.float32))
+        model.body_inv_inertia.assign(np.linalg.inv(inertia).astype(np.float32))
+        # joints: each body's (Newton adds a fixed one where the MJCF has none)
+        # copies (on the CPU .numpy() is the model's own memory; on a GPU, a copy anyway)
+        parent_pose = model.joint_X_p.numpy().copy()
+        child_pose = model.joint_X_c.numpy().copy()
+        child = model.joint_child.numpy()
+        body = child % bodies + 1  # this model's column of each joint's child
+        row = child // bodies
+        anchor = child_pose[:, :3].astype(float)
+        names = [str(label).rsplit("/", 1)[-1] for label in model.joint_label]
+        moving = {name: j for j, name in enumerate(self.jnt_names)}
+        for k, name in enumerate(names):
+            if name in moving:
+                anchor[k] = self.jnt_pos[row[k], moving[name]]
+        rotation = quaternion_to_matrix(parent_pose[:, [6, 3, 4, 5]].astype(float))
+        parent_pose[:, :3] = self.body_pos[row, body] + np.einsum("kij,kj->ki", rotation, anchor)
+        child_pose[:, :3] = anchor
+        model.joint_X_p.assign(parent_pose)
+        model.joint_X_c.assign(child_pose)
 
     def summary(self) -> str:
         """A few lines: environments, varied parameters and the invalid draws replaced."""
