@@ -291,6 +291,8 @@ def test_write_newton_gives_newton_what_mujoco_gets(exported, result: Randomizat
                                        atol=1e-6 * np.abs(expected).max())  # fmt: skip
     with pytest.raises(rp.ModelError, match="worlds"):
         result.write_newton(model)  # 40 rows, 3 worlds
+    with pytest.raises(rp.ModelError, match=r"must be a newton\.Model"):
+        result.write_newton(m)  # a MuJoCo model
 
 
 # -- keyed streams: bit-identical rows -----------------------------------------------------

@@ -130,7 +130,6 @@ from .batch._pool import empty as pooled_empty
 from .errors import ModelError, ParameterError
 from .inertia import MUJOCO_MINVAL, mujoco_invalid_rows
 from .model import Model
-from .shapes import COMMON_RULES
 from .tolerancing.study import block_stream, draw_into
 from .tolerancing.values import Tolerance, check_band, parse_tolerance
 from .transforms import matrix_to_quaternion, quaternion_to_matrix
@@ -276,6 +275,10 @@ class Randomization:
         this model's, world by world, in MJCF order."""
         bodies = len(self.body_names) - 1
         n = len(self)
+        if not all(hasattr(model, name) for name in ("body_label", "joint_X_p", "body_mass")):
+            raise ModelError(
+                "model", type(model).__name__, "must be a newton.Model (ModelBuilder.finalize)"
+            )
         labels = [str(label).rsplit("/", 1)[-1] for label in model.body_label]
         if model.body_count != n * bodies or labels != list(self.body_names[1:]) * n:
             raise ModelError(
@@ -363,17 +366,6 @@ def _env_indices(envs: Any) -> np.ndarray:
         "envs", envs, "must be a positive integer (environments 0..envs-1), a range or a "
         "non-empty sequence of non-negative integer environment indices",
     )  # fmt: skip
-
-
-def _sign_rule(spec: Any, name: str) -> str | None:
-    """The "must be positive ..." / "must be non-negative ..." rule of parameter ``name``."""
-    rules = spec.rules if name in spec.parameter_names else COMMON_RULES
-    for rule in rules:
-        if rule.parameter == name and rule.text.startswith(
-            ("must be positive", "must be non-negative")
-        ):
-            return rule.text
-    return None
 
 
 def _tolerance(key: str, given: Any, kind: str, nominal: float | None) -> Tolerance:
@@ -482,7 +474,7 @@ def _resolve(model: Model, order: list[str], spec: Mapping[str, Any]) -> tuple[
             kind = _kind(component, parameter)
             nominal = _nominal(component, parameter)
             tolerance = _tolerance(key, given, kind, nominal)
-            check_band(key, given, tolerance, _sign_rule(component.spec, parameter))
+            check_band(key, given, tolerance, component.spec.sign_rule(parameter))
             varied.append(_Varied(body, parameter, key, given, tolerance))
         by_body[body] = varied
     return by_body, applied

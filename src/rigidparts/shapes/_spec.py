@@ -310,6 +310,18 @@ class ShapeSpec:
         extra = self.example() if callable(self.example) else self.example
         return {**self.defaults, **dict(extra or {})}
 
+    def sign_rule(self, name: str) -> str | None:
+        """The "must be positive ..." / "must be non-negative ..." rule of parameter ``name``
+        (a dimension: the shape's rules; density or mass: the common ones), or None: the
+        rule a tolerance band must stay inside."""
+        rules = self.rules if name in self.parameter_names else COMMON_RULES
+        for rule in rules:
+            if rule.parameter == name and rule.text.startswith(
+                ("must be positive", "must be non-negative")
+            ):
+                return rule.text
+        return None
+
     def common_code(self, name: str) -> int:
         """The error code of a common rule (:data:`COMMON`: ``"density"``, ``"mass"``,
         ``"frame"`` (the first frame rule), ``"unrepresentable"``)."""

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParameterError
-from ..shapes import COMMON_RULES, SHAPES, ShapeSpec, get_shape
+from ..shapes import SHAPES, ShapeSpec, get_shape
 from .capability import limit_array, parse_limits, study_figures
 from .result import ToleranceResult
 from .run import Accumulator, chunk_ranges, run_chunks
@@ -87,17 +87,6 @@ def _shape(shape: Any) -> ShapeSpec:
             f"shape with closed forms: {', '.join(s.name for s in SHAPES.values() if s.tier == 1)}",
         )  # fmt: skip
     return spec
-
-
-def _sign_rule(spec: ShapeSpec, name: str) -> str | None:
-    """The "must be positive ..." / "must be non-negative ..." rule of parameter ``name``."""
-    rules = spec.rules if name in spec.parameter_names else COMMON_RULES
-    for rule in rules:
-        if rule.parameter == name and rule.text.startswith(
-            ("must be positive", "must be non-negative")
-        ):
-            return rule.text
-    return None
 
 
 def split_parameters(
@@ -259,7 +248,7 @@ def tolerance(
     body = body_class(spec.name)(**nominal_kwargs)  # the nominal body: its rules, its values
     for name, t in tolerances.items():
         given = parameters[name]
-        check_band(name, given, t, _sign_rule(spec, name))
+        check_band(name, given, t, spec.sign_rule(name))
 
     order = [*spec.parameter_names, "density", "mass"]
     drawn = tuple((name, tolerances[name]) for name in order if name in tolerances)
