@@ -202,20 +202,15 @@ def register(subparsers: Any) -> None:
             help="samples per dask task, rounded up to blocks of 65536 (default 1048576); "
             "the results do not depend on it",
         )  # fmt: skip
-        out = p.add_argument_group("output")
-        out.add_argument(
-            "-o", "--output", default=None, metavar="FILE",
-            help="histograms of the outputs with the first-order normal (.png, .svg, .pdf)",
-        )  # fmt: skip
-        _study_options(study, out)
-        add_output_options(out)
+        _study_options(study, p.add_argument_group("output"))
         add_body_options(p, spec, frames=False)
         p.set_defaults(handler=run, shape=spec.name)
     _model_parser(parser)
 
 
 def _study_options(study: Any, out: Any) -> None:
-    """``--limit``, ``--plot``, ``--json`` (shared by the shape and model studies)."""
+    """``--limit``, ``-o``, ``--plot``, ``--json``, ``--force`` (shared by the shape and model
+    studies)."""
     study.add_argument(
         "--limit", type=_LIMIT, action="append", default=[], metavar="OUTPUT=LOW..HIGH",
         help="specification limits on an output (repeatable): 'mass=1.2 kg..1.3 kg', "
@@ -226,7 +221,12 @@ def _study_options(study: Any, out: Any) -> None:
         help="each output's distribution with the limits, worst-case and RSS stacks, and the "
         "contributions bar charts (.png, .svg, .pdf)",
     )  # fmt: skip
+    out.add_argument(
+        "-o", "--output", default=None, metavar="FILE",
+        help="histograms of the outputs with the first-order normal (.png, .svg, .pdf)",
+    )  # fmt: skip
     out.add_argument("--json", action="store_true", help="print one JSON object (full precision)")
+    add_output_options(out)
 
 
 MODEL_EPILOG = """\
@@ -267,13 +267,7 @@ def _model_parser(parser: argparse.ArgumentParser) -> None:
     _add_sampling_options(
         study, "invalid draws: counted and redrawn (skip, the default) or an error naming the key"
     )
-    out = p.add_argument_group("output")
-    out.add_argument(
-        "-o", "--output", default=None, metavar="FILE",
-        help="histograms of the outputs with the first-order normal (.png, .svg, .pdf)",
-    )  # fmt: skip
-    _study_options(study, out)
-    add_output_options(out)
+    _study_options(study, p.add_argument_group("output"))
     p.set_defaults(handler=run_model, shape="model")
 
 

@@ -225,6 +225,7 @@ class ToleranceResult:
         return "\n".join(lines)
 
     def _varying(self) -> list[int]:
+        """The indices of the outputs whose samples vary (the first alone if none does)."""
         return [j for j in range(len(self.outputs)) if self.max[j] > self.min[j]] or [0]
 
     def _extra_lines(self) -> list[str]:
@@ -307,8 +308,7 @@ class ToleranceResult:
         plt, MaxNLocator = self._pyplot("plot")
         from ..fileio import atomic_path
 
-        varying = [j for j in range(len(self.outputs)) if self.max[j] > self.min[j]]
-        varying = varying or [0]
+        varying = self._varying()
         columns = min(4, len(varying))
         rows = -(-len(varying) // columns)
         figure, axes = plt.subplots(
@@ -352,7 +352,29 @@ class ToleranceResult:
         return plt, MaxNLocator
 
     def _mark_limits(self, ax: Any, j: int, legend: bool = False) -> None:
-        _mark_limits_impl(self, ax, j, legend)
+        """The specification limits of output ``j`` (dashed black), its worst-case (dotted red)
+        and RSS (dash-dot green) stacks as vertical lines; the x range widened to show them."""
+        name = self.outputs[j]
+        marks: list[tuple[float, str, str, str]] = []
+        if self.limits and name in self.limits:
+            for value in self.limits[name]:
+                if math.isfinite(value):
+                    marks.append((value, "black", "--", "limit"))
+        if self.worst_case is not None and self.rss is not None:
+            for value in self.worst_case[j]:
+                marks.append((float(value), "#c0392b", ":", "worst case"))
+            for value in self.rss[j]:
+                marks.append((float(value), "#27ae60", "-.", "RSS"))
+        seen: set[str] = set()
+        for value, color, style, label in marks:
+            ax.axvline(value, color=color, linestyle=style, linewidth=1.1,
+                       label=label if legend and label not in seen else None)  # fmt: skip
+            seen.add(label)
+        if marks:
+            values = [v for v, *_ in marks] + [float(self.min[j]), float(self.max[j])]
+            lo, hi = min(values), max(values)
+            pad = 0.05 * (hi - lo) if hi > lo else 1e-12 + abs(hi) * 1e-9
+            ax.set_xlim(lo - pad, hi + pad)
 
     def plot_report(self, path: Any, *, force: bool | None = None) -> Any:
         """The tolerance engineer's picture (PNG, SVG or PDF by the suffix; written
@@ -364,7 +386,7 @@ class ToleranceResult:
         plt, MaxNLocator = self._pyplot("plot_report")
         from ..fileio import atomic_path
 
-        varying = [j for j in range(len(self.outputs)) if self.max[j] > self.min[j]] or [0]
+        varying = self._varying()
         columns = min(3, len(varying))
         rows = -(-len(varying) // columns)
         bars = self.contributions is not None and bool(self.inputs)
@@ -448,32 +470,6 @@ class ToleranceResult:
         ax.tick_params(labelsize=7)
         ax.xaxis.set_major_locator(MaxNLocator(4))
         ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4), useOffset=True)
-
-
-def _mark_limits_impl(result: ToleranceResult, ax: Any, j: int, legend: bool) -> None:
-    """The specification limits of output ``j`` (dashed black), its worst-case (dotted red)
-    and RSS (dash-dot green) stacks as vertical lines; the x range widened to show them."""
-    name = result.outputs[j]
-    marks: list[tuple[float, str, str, str]] = []
-    if result.limits and name in result.limits:
-        for value in result.limits[name]:
-            if math.isfinite(value):
-                marks.append((value, "black", "--", "limit"))
-    if result.worst_case is not None and result.rss is not None:
-        for value in result.worst_case[j]:
-            marks.append((float(value), "#c0392b", ":", "worst case"))
-        for value in result.rss[j]:
-            marks.append((float(value), "#27ae60", "-.", "RSS"))
-    seen: set[str] = set()
-    for value, color, style, label in marks:
-        ax.axvline(value, color=color, linestyle=style, linewidth=1.1,
-                   label=label if legend and label not in seen else None)  # fmt: skip
-        seen.add(label)
-    if marks:
-        values = [v for v, *_ in marks] + [float(result.min[j]), float(result.max[j])]
-        lo, hi = min(values), max(values)
-        pad = 0.05 * (hi - lo) if hi > lo else 1e-12 + abs(hi) * 1e-9
-        ax.set_xlim(lo - pad, hi + pad)
 
 
 def _grouping(
