@@ -166,6 +166,92 @@ def test_load_model_dispatches_step_files(assembly) -> None:
     assert list(model.bodies) == ["plate", "arm", "arm_2"]
 
 
+def test_an_assembly_reports_its_progress(assembly) -> None:
+    """Each solid of an assembly is reported before it is measured, then the end; a file read
+    from the cache (nothing measured) and a file of one solid report nothing."""
+    from rigidparts import progress
+    from rigidparts.cad import step as S
+
+    calls: list[tuple[int, int, str]] = []
+    S._CACHE.clear()
+    with progress.reporting(lambda *call: calls.append(call)):
+        S.read_step(assembly)
+        S.read_step(assembly)  # cached
+    assert calls == [
+        (0, 3, "robot.step: solid 'plate'"),
+        (1, 3, "robot.step: solid 'arm'"),
+        (2, 3, "robot.step: solid 'arm_2'"),
+        (3, 3, ""),
+    ]
+    calls.clear()
+    S._CACHE.clear()
+    S.read_step(assembly)  # no reporter: nothing is called
+    with progress.reporting(lambda *call: calls.append(call)):
+        rp.StepBody(**rp.SHAPES["step"].example_kwargs())
+    assert calls == []
+
+
+class _Terminal:
+    """A stderr that is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_command_line_shows_an_assemblys_progress_on_a_terminal(
+    assembly, capsys, monkeypatch
+) -> None:
+    """On a terminal: one line per solid rewritten in place (``\\r``, erase), erased at the
+    end; in a pipe or a log: nothing."""
+    from rigidparts.cad import step as S
+    from rigidparts.commands import main
+
+    S._CACHE.clear()
+    assert main(["stepbody", str(assembly), "--json"]) == 0
+    assert capsys.readouterr().err == ""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    S._CACHE.clear()
+    assert main(["stepbody", str(assembly), "--json"]) == 0
+    erase = "\r\x1b[K"
+    assert terminal.text == (
+        f"{erase}[1/3] robot.step: solid 'plate'{erase}[2/3] robot.step: solid 'arm'"
+        f"{erase}[3/3] robot.step: solid 'arm_2'{erase}"
+    )
+    # an error mid-way: the line is erased before the error's own line
+    terminal.text = ""
+    S._CACHE.clear()
+    monkeypatch.setattr(S, "_measure", _fail_on_second_solid(S._measure))
+    assert main(["stepbody", str(assembly)]) == 2
+    assert terminal.text == (
+        f"{erase}[1/3] robot.step: solid 'plate'{erase}[2/3] robot.step: solid 'arm'"
+        f"{erase}error: step='robot.step': fails here\n"
+    )
+    S._CACHE.clear()
+
+
+def _fail_on_second_solid(measure):
+    seen = []
+
+    def failing(name, *args):
+        seen.append(name)
+        if len(seen) == 2:
+            raise rp.ParameterError("step", "robot.step", "fails here")
+        return measure(name, *args)
+
+    return failing
+
+
 def test_an_assembly_fused_as_one_body(assembly, tmp_path) -> None:
     """``as_one_body`` / ``--as-one-body``: one body, the placed closed forms' sum."""
     model = rp.load_model(assembly, as_one_body=True)

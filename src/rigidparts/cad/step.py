@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import progress
 from ..errors import ParameterError
 from ..units import to_si
 
@@ -308,11 +309,15 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     solids = []
     used: dict[str, int] = {}
     measured: dict[int, list[tuple[Any, tuple[Any, ...]]]] = {}  # instances measured once
-    for name, names, shape, trsf in leaves:
+    for k, (name, names, shape, trsf) in enumerate(leaves):
         count = used.get(name, 0) + 1
         used[name] = count
         unique = name if count == 1 else f"{name}_{count}"
+        if len(leaves) > 1:  # a real part takes seconds: an assembly says where it is
+            progress.report(k, len(leaves), f"{path.name}: solid {unique!r}")
         solids.append(_solid(unique, names, shape, trsf, factor, shown, measured))
+    if len(leaves) > 1:
+        progress.report(len(leaves), len(leaves))
     return StepFile(shown, stated_unit, unit, factor, tuple(solids))
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+import shutil
 import signal
 import sys
 import textwrap
@@ -32,6 +33,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from .. import progress
 from ..errors import ParameterError
 from ..fileio import (
     Terminated,
@@ -179,7 +181,7 @@ def _run(argv: Sequence[str] | None) -> int:
                 parser.print_help()
                 return EXIT_USAGE
             handler: Callable[[argparse.Namespace], int] = args.handler
-            with forcing(bool(getattr(args, "force", False))):
+            with forcing(bool(getattr(args, "force", False))), _terminal_progress():
                 status = handler(args)
         stop_if_interrupted()  # a signal that a library swallowed: never report success
         return status
@@ -201,6 +203,32 @@ def _run(argv: Sequence[str] | None) -> int:
     except Terminated as exc:
         _error("terminated")
         return int(exc.code or 143)
+
+
+@contextlib.contextmanager
+def _terminal_progress() -> Iterator[None]:
+    """The library's progress reports (:mod:`rigidparts.progress`: the solids of a STEP
+    assembly) as one line on stderr, rewritten in place and erased when the work is done or
+    fails; only on a terminal (a log or a pipe gets nothing)."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    shown = [False]
+
+    def show(done: int, total: int, what: str) -> None:
+        line = f"[{done + 1}/{total}] {what}" if done < total else ""
+        width = max(shutil.get_terminal_size().columns - 1, 20)
+        sys.stderr.write("\r\033[K" + line[:width])  # back to the line's start, erased
+        sys.stderr.flush()
+        shown[0] = bool(line)
+
+    try:
+        with progress.reporting(show):
+            yield
+    finally:
+        if shown[0]:  # an error or Ctrl-C mid-way: its message starts on a clean line
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def _quiet_stdout() -> None:
