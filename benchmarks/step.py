@@ -70,13 +70,13 @@ def phases(path: Path, repeat: int) -> tuple[float, float, float]:
     doc = read()
     (_, _, solid, _), *_ = S._leaves(doc, str(path), path.stem)
     found = S._brep_integrals(solid)
-    volume, centroid, inertia, area, low, high = found
+    volume, centroid, inertia, area, low, high, error = found
     size = float(sum((high - low) ** 2) ** 0.5)
     from OCP.BRepTools import BRepTools
 
     def certify():
         BRepTools.Clean_s(solid)  # the mesher does nothing on a shape it has meshed
-        S._certify(solid, volume, centroid, inertia, area, size)
+        S._certify(solid, volume, centroid, inertia, area, size, error)
 
     return (
         best(read, repeat),

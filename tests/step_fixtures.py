@@ -74,6 +74,52 @@ def sphere(radius: float) -> Any:
     return BRepPrimAPI_MakeSphere(radius).Shape()
 
 
+def spline_profile(poles: Any, degree: int = 3) -> Any:
+    """A planar face in z = 0 bounded by a clamped B-spline through ``poles`` (``(n, 2)``, its
+    ends on y = 0, uniform knots 0..n-degree) and the segment of y = 0 closing it."""
+    from OCP.BRepBuilderAPI import (
+        BRepBuilderAPI_MakeEdge,
+        BRepBuilderAPI_MakeFace,
+        BRepBuilderAPI_MakeWire,
+    )
+    from OCP.Geom import Geom_BSplineCurve
+    from OCP.gp import gp_Pnt
+    from OCP.OCP.collections import Array1_double, Array1_gp_Pnt, Array1_int
+
+    n = len(poles)
+    points = Array1_gp_Pnt(1, n)
+    for i, (x, y) in enumerate(poles):
+        points.SetValue(i + 1, gp_Pnt(float(x), float(y), 0.0))
+    count = n - degree + 1
+    knots, multiplicities = Array1_double(1, count), Array1_int(1, count)
+    for i in range(count):
+        knots.SetValue(i + 1, float(i))
+        multiplicities.SetValue(i + 1, degree + 1 if i in (0, count - 1) else 1)
+    curve = Geom_BSplineCurve(points, knots, multiplicities, degree, False)
+    arc = BRepBuilderAPI_MakeEdge(curve).Edge()
+    (x0, y0), (x1, y1) = poles[0], poles[-1]
+    close = BRepBuilderAPI_MakeEdge(gp_Pnt(x1, y1, 0.0), gp_Pnt(x0, y0, 0.0)).Edge()
+    return BRepBuilderAPI_MakeFace(BRepBuilderAPI_MakeWire(arc, close).Wire(), True).Face()
+
+
+def extruded(face: Any, height: float) -> Any:
+    """``face`` swept along z by ``height`` (a surface of linear extrusion on each edge)."""
+    from OCP.BRepPrimAPI import BRepPrimAPI_MakePrism
+    from OCP.gp import gp_Vec
+
+    return BRepPrimAPI_MakePrism(face, gp_Vec(0.0, 0.0, height)).Shape()
+
+
+def revolved(face: Any, axis_x: float) -> Any:
+    """``face`` revolved a full turn about the line x = ``axis_x`` parallel to y (a surface of
+    revolution on each edge)."""
+    from OCP.BRepPrimAPI import BRepPrimAPI_MakeRevol
+    from OCP.gp import gp_Ax1, gp_Dir, gp_Pnt
+
+    axis = gp_Ax1(gp_Pnt(axis_x, 0.0, 0.0), gp_Dir(0.0, 1.0, 0.0))
+    return BRepPrimAPI_MakeRevol(face, axis).Shape()
+
+
 def write_shape(shape: Any, path: Path, unit: str, name: str | None = None) -> Path:
     """``shape`` (coordinates in ``unit``) as an AP214 STEP file in ``unit``; its product
     called ``name`` (default: OpenCascade's placeholder, which the reader replaces by the
@@ -130,4 +176,15 @@ def write_assembly(parts: list[tuple[str, Any, tuple, float]], path: Path, unit:
     return path
 
 
-__all__ = ["box", "cone", "cylinder", "math", "sphere", "write_assembly", "write_shape"]
+__all__ = [
+    "box",
+    "cone",
+    "cylinder",
+    "extruded",
+    "math",
+    "revolved",
+    "sphere",
+    "spline_profile",
+    "write_assembly",
+    "write_shape",
+]

@@ -318,6 +318,100 @@ def test_analytic_faces_trimmed_by_bspline_edges_are_integrated_adaptively(tmp_p
     np.testing.assert_allclose(body.center_of_mass, 0.0, atol=1e-12 * length * 1e-3)
 
 
+@pytest.mark.parametrize("name", ["tube", "sphere"])
+def test_rational_bspline_faces_take_the_adaptive_rule(tmp_path, name) -> None:
+    """The same solids with every face a rational B-spline (BRepBuilderAPI_NurbsConvert, exact):
+    the adaptive rule. What it achieves is OpenCascade's: measured 1.1e-9 (sphere) and 7e-10
+    (tube) off the closed forms' volumes and 5e-8 off the tube's inertia, while its own
+    estimate says 1e-16; a regression of the library beyond about ten times that fails. The
+    area measured 1.1e-9 off."""
+    from OCP.BRepBuilderAPI import BRepBuilderAPI_NurbsConvert
+
+    from rigidparts.cad import step as S
+
+    make, reference = SHAPES[name]
+    path = F.write_shape(
+        BRepBuilderAPI_NurbsConvert(make(1000.0), True).Shape(), tmp_path / "n.step", "mm"
+    )
+    (solid,) = S.read_step(path).solids
+    assert not S._analytic(solid.shape)
+    assert_same(rp.StepBody(step=path), reference(), rtol=5e-7)
+    assert solid.volume == pytest.approx(reference().volume, rel=1e-8)
+    if name == "sphere":
+        area = 4.0 * math.pi * 0.07**2
+    else:
+        r_out, r_in, length = 0.04, 0.03, 0.3
+        area = 2.0 * math.pi * (r_out + r_in) * (length + r_out - r_in)
+    assert solid.area == pytest.approx(area, rel=1e-8)
+    assert solid.certificate.agrees and solid.certificate.complete
+
+
+def _profile_poles() -> np.ndarray:
+    """64 poles of a wavy half-disc of radius about 40 mm, its ends on y = 0."""
+    angles = np.linspace(0.0, math.pi, 64)
+    radius = 40.0 + 6.0 * np.sin(7.0 * angles) + np.random.default_rng(2).uniform(-1, 1, 64)
+    poles = np.c_[radius * np.cos(angles), radius * np.sin(angles)]
+    poles[0, 1] = poles[-1, 1] = 0.0
+    return poles
+
+
+def _profile_moments(poles: np.ndarray, degree: int = 3) -> tuple[float, float]:
+    """``(A, x_c)`` of :func:`step_fixtures.spline_profile` (mm^2, mm), independently:
+    Green's theorem, ``A = 1/2 oint (x dy - y dx)`` and ``int x dA = oint x^2 / 2 dy``, on
+    scipy's B-spline of the same poles and knots, Gauss-Legendre (6 points, exact to degree
+    11) on each knot span; the closing segment on y = 0 adds nothing to either."""
+    from numpy.polynomial.legendre import leggauss
+    from scipy.interpolate import BSpline
+
+    spans = len(poles) - degree
+    knots = np.r_[[0.0] * degree, np.arange(spans + 1.0), [float(spans)] * degree]
+    curve = BSpline(knots, poles, degree)
+    tangent = curve.derivative()
+    nodes, weights = leggauss(6)
+    area = moment = 0.0
+    for k in range(spans):
+        u = k + 0.5 + 0.5 * nodes
+        (x, y), (dx, dy) = curve(u).T, tangent(u).T
+        area += 0.5 * np.sum(weights * 0.5 * (x * dy - y * dx))
+        moment += 0.5 * np.sum(weights * 0.5 * x * x * dy)
+    return abs(area), moment / area  # both signed by the curve's direction
+
+
+def test_an_extruded_bspline_profile_is_exact(tmp_path) -> None:
+    """A B-spline profile of 61 spans extruded 50 mm: surfaces of linear extrusion, on which
+    OpenCascade's adaptive rule was 1 % off and its mesher failed; converted to B-splines of
+    the same geometry: ``V = A h`` within 1e-12; the centroid at half the height and at
+    ``x_c = int x dA / A``, measured 1.7e-10 of the size off (OpenCascade's adaptive rule)."""
+    poles = _profile_poles()
+    area, x_c = _profile_moments(poles)
+    height = 50.0
+    path = F.write_shape(F.extruded(F.spline_profile(poles), height), tmp_path / "e.step", "mm")
+    body = rp.StepBody(step=path, density=1000.0)
+    assert body.volume == pytest.approx(area * height * 1e-9, rel=1e-12)
+    size = 0.1
+    np.testing.assert_allclose(
+        body.center_of_mass[[0, 2]], [x_c * 1e-3, height / 2 * 1e-3], rtol=0, atol=1e-9 * size
+    )
+    (solid,) = body.certificate["solids"].values()
+    assert solid["complete"] and solid["agrees"] and solid["volume_difference"] < 1e-3
+
+
+def test_a_revolved_bspline_profile_within_opencascades_estimate(tmp_path) -> None:
+    """The same profile revolved about x = 100 mm: surfaces of revolution, converted to
+    B-splines. Pappus: ``V = 2 pi (100 - x_c) A``. OpenCascade's adaptive rule measured 1.6e-7
+    off, and its estimate (reported as ``integration_error``) says so: the volume is within
+    twice the estimate, which stays below 1e-6."""
+    poles = _profile_poles()
+    area, x_c = _profile_moments(poles)
+    volume = 2.0 * math.pi * (100.0 - x_c) * area * 1e-9
+    path = F.write_shape(F.revolved(F.spline_profile(poles), 100.0), tmp_path / "r.step", "mm")
+    body = rp.StepBody(step=path)
+    (solid,) = body.certificate["solids"].values()
+    assert 0.0 < solid["integration_error"] < 1e-6
+    assert body.volume == pytest.approx(volume, rel=2.0 * solid["integration_error"])
+    assert solid["complete"] and solid["agrees"]
+
+
 @pytest.mark.parametrize("name", ["tube", "cone", "sphere"])
 def test_the_certificates_integrals_are_the_polyhedrons(files, name) -> None:
     """The certificate integrates the tessellation with OpenCascade's triangle cubature (C++);
