@@ -15,13 +15,13 @@ cancellation in the parallel-axis shift):
 Solids of planes, cylinders, cones and spheres bounded by lines and circles take the fixed
 Gauss rule, exact to rounding; the others the adaptive rule asked for :data:`INTEGRATION_EPS`,
 whose own estimate of its error the certificate reports (``integration_error``). Surfaces of
-extrusion and revolution and offset surfaces are first converted to B-spline surfaces of the
-same geometry (:func:`_swept_as_bsplines`): on them OpenCascade's rule was 1 % off and its
-mesher failed. What the adaptive rule achieves on free-form faces is OpenCascade's, measured
-against closed forms (``tests/test_step.py``): volumes 1e-9 and inertias 5e-8 off on rational
-B-spline spheres and tubes (where its estimate says 1e-16), 2e-7 on a revolved B-spline
-profile (where its estimate is right), and on an extruded one the volume exact and the
-centroid 2e-10 of the size off.
+extrusion and of revolution are first converted to B-spline surfaces of the same geometry
+(:func:`_swept_as_bsplines`): on them OpenCascade's rule was 1 % off and its mesher failed.
+What the adaptive rule achieves on free-form faces is OpenCascade's, measured against closed
+forms (``tests/test_step.py``): volumes 1e-9 and inertias 5e-8 off on rational B-spline
+spheres and tubes (where its estimate says 1e-16), 2e-7 on a revolved B-spline profile (where
+its estimate is right), and on an extruded one the volume exact and the centroid 2e-10 of
+the size off.
 
 Units: the reader converts the file's coordinates to the document's length unit; the file's
 own unit (its ``SI_UNIT`` / ``CONVERSION_BASED_UNIT`` in the representation context, read with
@@ -580,23 +580,20 @@ def _surface_types(shape: Any) -> set[Any]:
 
 
 def _swept_as_bsplines(shape: Any) -> Any:
-    """``shape`` with its surfaces of linear extrusion, of revolution and offset surfaces
-    converted to B-spline surfaces of the same geometry (``ShapeCustom.ConvertToBSpline``),
-    the edges shared; ``shape`` itself when it has none. OpenCascade's adaptive rule is not
-    to be trusted on swept faces and its mesher fails on them: an extruded B-spline profile
-    (64 spans) integrated 1 % off and was left unmeshed, and its conversion is exact to
-    rounding (``tests/test_step.py``)."""
-    from OCP.GeomAbs import (
-        GeomAbs_OffsetSurface,
-        GeomAbs_SurfaceOfExtrusion,
-        GeomAbs_SurfaceOfRevolution,
-    )
+    """``shape`` with its surfaces of linear extrusion and of revolution converted to B-spline
+    surfaces of the same geometry (``ShapeCustom.ConvertToBSpline``, OpenCascade's exact
+    conversion of such sweeps), the edges shared; ``shape`` itself when it has none.
+    OpenCascade's adaptive rule is not to be trusted on swept faces and its mesher fails on
+    them: an extruded B-spline profile (61 spans) integrated 1 % off and was left unmeshed;
+    converted, its volume is exact to rounding (``tests/test_step.py``). Offset surfaces are
+    left as they are: their conversion is an approximation (within 1e-6 of the document's
+    unit)."""
+    from OCP.GeomAbs import GeomAbs_SurfaceOfExtrusion, GeomAbs_SurfaceOfRevolution
     from OCP.ShapeCustom import ShapeCustom
 
-    swept = {GeomAbs_SurfaceOfExtrusion, GeomAbs_SurfaceOfRevolution, GeomAbs_OffsetSurface}
-    if not _surface_types(shape) & swept:
+    if not _surface_types(shape) & {GeomAbs_SurfaceOfExtrusion, GeomAbs_SurfaceOfRevolution}:
         return shape
-    return ShapeCustom.ConvertToBSpline_s(shape, True, True, True, False)
+    return ShapeCustom.ConvertToBSpline_s(shape, True, True, False, False)
 
 
 def _analytic(shape: Any) -> bool:
