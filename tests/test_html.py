@@ -777,7 +777,7 @@ def test_progress_names_the_framing_labels_and_page(tmp_path, monkeypatch, ten_s
 
     seen: list[Recorder] = []
     model, result = ten_second_run
-    monkeypatch.setattr("rigidparts.sim.progress.Status", Recorder)
+    monkeypatch.setattr("rigidparts.progress.Status", Recorder)
     write_html(model, tmp_path / "run.html", result=result, fps=2)
     (status,) = seen
     messages = status.messages

@@ -26,8 +26,8 @@ from rigidparts.model import Model, load_model
 
 mujoco = pytest.importorskip("mujoco")
 
+from rigidparts.progress import Status  # noqa: E402
 from rigidparts.sim import SimulationError, simulate  # noqa: E402
-from rigidparts.sim.progress import Status  # noqa: E402
 from rigidparts.sim.simulate import WARNINGS, _MuJoCoWarnings  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -191,52 +191,52 @@ def test_an_assembly_reports_its_progress(assembly) -> None:
     assert calls == []
 
 
-class _Terminal:
-    """A stderr that is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
-def test_the_command_line_shows_an_assemblys_progress_on_a_terminal(
+def test_the_command_line_shows_an_assemblys_progress_as_a_status_line(
     assembly, capsys, monkeypatch
 ) -> None:
-    """On a terminal: one line per solid rewritten in place (``\\r``, erase), erased at the
-    end; in a pipe or a log: nothing."""
+    """The command line turns the reports into one :class:`rigidparts.progress.Status` line
+    (drawn on a terminal only, after a second: tests/test_sim_guards.py), updated per solid and
+    closed when the last is done, or on an error before its message."""
+    from rigidparts import progress
     from rigidparts.cad import step as S
     from rigidparts.commands import main
 
+    events: list[str] = []
+
+    class Recorder:
+        def __init__(self, message: str, **options) -> None:
+            events.append("open")
+
+        def update(self, message: str) -> None:
+            events.append(message)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            events.append("close")
+
     S._CACHE.clear()
     assert main(["stepbody", str(assembly), "--json"]) == 0
-    assert capsys.readouterr().err == ""
-    terminal = _Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
+    assert capsys.readouterr().err == ""  # stderr is no terminal here: nothing is drawn
+    monkeypatch.setattr(progress, "Status", Recorder)
     S._CACHE.clear()
     assert main(["stepbody", str(assembly), "--json"]) == 0
-    erase = "\r\x1b[K"
-    assert terminal.text == (
-        f"{erase}[1/3] robot.step: solid 'plate'{erase}[2/3] robot.step: solid 'arm'"
-        f"{erase}[3/3] robot.step: solid 'arm_2'{erase}"
-    )
-    # an error mid-way: the line is erased before the error's own line
-    terminal.text = ""
+    assert events == [
+        "open",
+        "[1/3] robot.step: solid 'plate'",
+        "[2/3] robot.step: solid 'arm'",
+        "[3/3] robot.step: solid 'arm_2'",
+        "close",
+    ]
+    events.clear()
     S._CACHE.clear()
     monkeypatch.setattr(S, "_measure", _fail_on_second_solid(S._measure))
+    capsys.readouterr()
     assert main(["stepbody", str(assembly)]) == 2
-    assert terminal.text == (
-        f"{erase}[1/3] robot.step: solid 'plate'{erase}[2/3] robot.step: solid 'arm'"
-        f"{erase}error: step='robot.step': fails here\n"
-    )
+    assert events == ["open", "[1/3] robot.step: solid 'plate'", "[2/3] robot.step: solid 'arm'",
+                      "close"]  # fmt: skip
+    assert capsys.readouterr().err == "error: step='robot.step': fails here\n"
     S._CACHE.clear()
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
-import shutil
 import signal
 import sys
 import textwrap
@@ -207,28 +206,26 @@ def _run(argv: Sequence[str] | None) -> int:
 
 @contextlib.contextmanager
 def _terminal_progress() -> Iterator[None]:
-    """The library's progress reports (:mod:`rigidparts.progress`: the solids of a STEP
-    assembly) as one line on stderr, rewritten in place and erased when the work is done or
-    fails; only on a terminal (a log or a pipe gets nothing)."""
-    if not sys.stderr.isatty():
-        yield
-        return
-    shown = [False]
+    """The library's progress reports (:func:`rigidparts.progress.report`: the solids of a STEP
+    assembly) as a :class:`~rigidparts.progress.Status` line, ``[3/15] arm.step: solid
+    'Handle'``: on a terminal only, once the work has lasted a second, erased when it is done
+    or fails."""
+    shown: list[progress.Status] = []  # the status line of the work under way, if any
 
     def show(done: int, total: int, what: str) -> None:
-        line = f"[{done + 1}/{total}] {what}" if done < total else ""
-        width = max(shutil.get_terminal_size().columns - 1, 20)
-        sys.stderr.write("\r\033[K" + line[:width])  # back to the line's start, erased
-        sys.stderr.flush()
-        shown[0] = bool(line)
+        if done < total:
+            if not shown:
+                shown.append(progress.Status("").__enter__())
+            shown[0].update(f"[{done + 1}/{total}] {what}")
+        elif shown:
+            shown.pop().__exit__(None, None, None)
 
     try:
         with progress.reporting(show):
             yield
     finally:
-        if shown[0]:  # an error or Ctrl-C mid-way: its message starts on a clean line
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        if shown:  # an error or Ctrl-C mid-way: the line is erased before its message
+            shown.pop().__exit__(None, None, None)
 
 
 def _quiet_stdout() -> None:

@@ -42,7 +42,7 @@ from ..export._common import mujoco_depth_error
 from ..export.mjcf import joint_state_from_mujoco, mjcf_files
 from ..fileio import atomic_write
 from ..model import INTEGRATORS, Model
-from .progress import Status
+from ..progress import Status
 from .summary import format_summary
 
 __all__ = [

@@ -1022,7 +1022,7 @@ def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) ->
     existing one untouched. Needs the ``viz`` extra (meshcat's viewer, trimesh).
     """
     from ..fileio import atomic_write, check_output
-    from ..sim.progress import Status
+    from ..progress import Status
     from .html_page import page
 
     target_path = Path(path)
