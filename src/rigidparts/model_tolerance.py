@@ -75,8 +75,8 @@ from .tolerancing.study import (
     block_stats,
     check_samples,
     count_outside,
+    distribution,
     histogram_edges,
-    percentiles_from_histogram,
 )
 from .tolerancing.values import Tolerance
 from .transforms import quaternion_to_matrix
@@ -386,16 +386,11 @@ def model_tolerance(
         if r.first_invalid is not None and first_invalid is None:
             first_invalid = r.first_invalid
     valid, combined = fold.result()
-    mean, m2, low, high = combined.T
-    std = np.sqrt(m2 / (valid - 1)) if valid > 1 else np.full(len(names), np.nan)
-    q = np.array(qs)
-    values = np.array(
-        [percentiles_from_histogram(histogram[j], plan.edges[j], low[j], high[j], q)
-         for j in range(len(names))]
-    ).reshape(len(names), len(qs))  # fmt: skip
+    distributed, m2 = distribution(plan, valid, combined, histogram, qs)
     figures = study_figures(
         outputs=names, nominal=nominal, gradient=gradient, tolerances=tolerances, cross=cross,
-        valid=valid, mean=mean, std=std, output_m2=m2, limits=limit_table, outside=outside,
+        valid=valid, mean=distributed["mean"], std=distributed["std"], output_m2=m2,
+        limits=limit_table, outside=outside,
     )  # fmt: skip
     detail = None
     if first_invalid is not None:
@@ -411,23 +406,14 @@ def model_tolerance(
         first_invalid=None if first_invalid is None else first_invalid[0],
         on_invalid="resample" if on_invalid == "skip" else on_invalid,
         nominal=nominal,
-        mean=mean,
-        std=std,
-        min=low,
-        max=high,
-        percentiles=qs,
-        percentile_values=values,
-        percentile_resolution=(plan.edges[:, 1] - plan.edges[:, 0]) / plan.bins,
         first_order_mean=fo_mean,
         first_order_std=fo_std,
-        histogram=histogram,
-        edges=plan.edges,
-        block=BLOCK,
         elapsed=time.perf_counter() - started,
         outputs=names,
         units=units,
         inputs=inputs,
         sensitivity_method="central differences, Richardson-extrapolated",
         invalid_detail=detail,
+        **distributed,
         **figures,
     )

@@ -44,9 +44,9 @@ from .study import (
     Plan,
     add_histogram,
     check_samples,
+    distribution,
     evaluate_pilot,
     histogram_edges,
-    percentiles_from_histogram,
 )
 from .values import Tolerance, check_band, is_tolerance_text, parse_tolerance
 
@@ -306,16 +306,7 @@ def tolerance(
         if report is not None:
             report.close()
     valid, combined = acc.result(plan)
-    mean, m2, low, high = combined.T
-    std = np.sqrt(m2 / (valid - 1)) if valid > 1 else np.full(len(OUTPUTS), np.nan)
-    q = np.array(qs)
-    values = np.array(
-        [
-            percentiles_from_histogram(acc.histogram[j], plan.edges[j], low[j], high[j], q)
-            for j in range(len(OUTPUTS))
-        ]
-    ).reshape(len(OUTPUTS), len(qs))
-    resolution = (plan.edges[:, 1] - plan.edges[:, 0]) / plan.bins
+    distributed, m2 = distribution(plan, valid, combined, acc.histogram, qs)
     figures = study_figures(
         outputs=OUTPUTS,
         nominal=nominal,
@@ -323,8 +314,8 @@ def tolerance(
         tolerances=[t for _, t in drawn],
         cross=acc.cross,
         valid=valid,
-        mean=mean,
-        std=std,
+        mean=distributed["mean"],
+        std=distributed["std"],
         output_m2=m2,
         limits=limit_table,
         outside=acc.outside,
@@ -340,21 +331,12 @@ def tolerance(
         first_invalid=None if acc.first_invalid is None else acc.first_invalid[0],
         on_invalid=on_invalid,
         nominal=nominal,
-        mean=mean,
-        std=std,
-        min=low,
-        max=high,
-        percentiles=qs,
-        percentile_values=values,
-        percentile_resolution=resolution,
         first_order_mean=fo_mean,
         first_order_std=fo_std,
-        histogram=acc.histogram,
-        edges=plan.edges,
-        block=BLOCK,
         elapsed=time.perf_counter() - started,
         inputs=tuple(name for name, _ in drawn),
         sensitivity_method="exact (dual numbers through the closed forms)",
+        **distributed,
         **figures,
     )
     return result

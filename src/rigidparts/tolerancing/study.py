@@ -57,6 +57,7 @@ __all__ = [
     "block_stream",
     "combine_blocks",
     "count_outside",
+    "distribution",
     "draw_into",
     "draw_table",
     "evaluate_chunk",
@@ -583,6 +584,39 @@ def percentiles_from_histogram(
         fraction = 0.0 if inside == 0 else (rank - cumulative[k - 1]) / inside
         out[i] = bounds[k - 1] + fraction * (bounds[k] - bounds[k - 1])
     return np.clip(out, low, high)
+
+
+def distribution(
+    plan: Plan, valid: int, combined: np.ndarray, histogram: np.ndarray, percentiles: Any
+) -> tuple[dict[str, Any], np.ndarray]:
+    """A study's distribution from its folded blocks (``combined``: (outputs, 4) mean, M2,
+    min, max) and histogram: ``(fields, M2)``, the fields of
+    :class:`~rigidparts.tolerancing.ToleranceResult` (``mean``, ``std`` with ``n - 1``,
+    ``min``, ``max``, the ``percentiles`` read from the histogram and their resolution, one
+    bin, ``histogram``, ``edges``, ``block``) and the outputs' M2 (for the contributions)."""
+    mean, m2, low, high = combined.T
+    outputs = combined.shape[0]
+    std = np.sqrt(m2 / (valid - 1)) if valid > 1 else np.full(outputs, np.nan)
+    q = np.array(percentiles)
+    values = np.array(
+        [
+            percentiles_from_histogram(histogram[j], plan.edges[j], low[j], high[j], q)
+            for j in range(outputs)
+        ]
+    ).reshape(outputs, len(q))
+    fields = {
+        "mean": mean,
+        "std": std,
+        "min": low,
+        "max": high,
+        "percentiles": percentiles,
+        "percentile_values": values,
+        "percentile_resolution": (plan.edges[:, 1] - plan.edges[:, 0]) / plan.bins,
+        "histogram": histogram,
+        "edges": plan.edges,
+        "block": BLOCK,
+    }
+    return fields, m2
 
 
 def invalid_sample_error(result: Any, local: int, index: int) -> ParameterError:
