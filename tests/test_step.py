@@ -402,6 +402,26 @@ def test_an_extruded_bspline_profile_is_exact(tmp_path) -> None:
     assert solid["complete"] and solid["agrees"] and solid["volume_difference"] < 1e-3
 
 
+def test_a_failed_conversion_of_swept_faces_is_a_warning_not_a_traceback(
+    tmp_path, monkeypatch
+) -> None:
+    """Should OpenCascade fail to convert the swept faces, the solid is measured as it is and
+    its certificate says it cannot be trusted (OpenCascade's rule is 1 % off on it and the
+    swept face is left unmeshed): a warning, never a traceback or a silent number."""
+    from OCP.ShapeCustom import ShapeCustom
+
+    def fails(*args):
+        raise RuntimeError("Standard_Failure")
+
+    monkeypatch.setattr(ShapeCustom, "ConvertToBSpline_s", staticmethod(fails))
+    poles = _profile_poles()
+    path = F.write_shape(F.extruded(F.spline_profile(poles), 50.0), tmp_path / "e.step", "mm")
+    with pytest.warns(UserWarning, match="the result is not certified"):
+        body = rp.StepBody(step=path)
+    (solid,) = body.certificate["solids"].values()
+    assert not solid["agrees"] and not solid["complete"]
+
+
 def test_a_revolved_bspline_profile_within_opencascades_estimate(tmp_path) -> None:
     """The same profile revolved about x = 100 mm: surfaces of revolution, converted to
     B-splines. Pappus: ``V = 2 pi (100 - x_c) A``. OpenCascade's adaptive rule measured 1.6e-7

@@ -105,7 +105,8 @@ class Certificate:
         tessellation within ``delta`` of the surface may differ by.
     center_of_mass : ``|c_brep - c_mesh| / size``.
     inertia : ``max |J_brep - J_mesh| / max |J_brep|``.
-    agrees : the volume difference is within its bound (else the B-rep is suspect).
+    agrees : every face was triangulated and the volume difference is within its bound
+        (else the B-rep is suspect, or, incomplete, not certified).
     complete : every face was triangulated (else the comparison proves nothing).
     integration_error : OpenCascade's estimate of its adaptive rule's relative error (0: the
         fixed rule on analytic faces, exact to rounding).
@@ -505,20 +506,19 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             "(rp.RigidBody) or thicken it"
         )
     certificate = _certify(local, volume, centroid, inertia, area, size, error)
-    if not certificate.agrees:
-        text = (
-            f"the B-rep's volume differs from its tessellation's by {certificate.volume:.2e} "
-            f"(a tessellation within its deflection may differ by {certificate.volume_bound:.2e})"
-        )
-        if certificate.complete:  # every face meshed: the B-rep's integrals are wrong
-            raise defect(
-                f"is not measured reliably: {text}; a wall or feature OpenCascade loses, or a "
-                "broken B-rep (check the part in its CAD tool)"
-            )
-        warnings.warn(  # some faces could not be meshed: the certificate is incomplete
-            f"{shown}: solid {name!r}: {text}, with faces the mesher could not triangulate: "
-            "the result is not certified",
+    if not certificate.complete:  # a face left unmeshed: the comparison proves nothing
+        warnings.warn(
+            f"{shown}: solid {name!r}: the mesher could not triangulate every face, so its "
+            f"tessellation (volume {certificate.volume:.2e} off the B-rep's) cannot check "
+            "the B-rep's integrals: the result is not certified",
             stacklevel=5,
+        )
+    elif not certificate.agrees:  # every face meshed: the B-rep's integrals are wrong
+        raise defect(
+            f"is not measured reliably: the B-rep's volume differs from its tessellation's by "
+            f"{certificate.volume:.2e} (a tessellation within its deflection may differ by "
+            f"{certificate.volume_bound:.2e}); a wall or feature OpenCascade loses, or a broken "
+            "B-rep (check the part in its CAD tool)"
         )
     return volume, centroid, inertia, area, size, wall, certificate, local
 
@@ -603,7 +603,10 @@ def _swept_as_bsplines(shape: Any) -> Any:
 
     if not _surface_types(shape) & {GeomAbs_SurfaceOfExtrusion, GeomAbs_SurfaceOfRevolution}:
         return shape
-    return ShapeCustom.ConvertToBSpline_s(shape, True, True, False, False)
+    try:
+        return ShapeCustom.ConvertToBSpline_s(shape, True, True, False, False)
+    except Exception:  # OpenCascade's failure: the swept faces as they are, the certificate
+        return shape  # then says whether their integrals can be trusted
 
 
 def _analytic(shape: Any) -> bool:
@@ -718,8 +721,9 @@ def _certify(
     dc = float(np.linalg.norm(np.array([c.X(), c.Y(), c.Z()]) - centroid)) / size
     scale = float(np.max(np.abs(inertia)))
     di = float(np.max(np.abs(mesh_inertia - inertia))) / scale
-    # a little slack over the bound for rounding (a planar solid: both exact)
-    agrees = dv <= 1.5 * bound + 1e-9
+    # a little slack over the bound for rounding (a planar solid: both exact); a tessellation
+    # missing a face agrees with nothing, whatever its volume
+    agrees = missing == 0 and dv <= 1.5 * bound + 1e-9
     return Certificate(triangles, delta, dv, bound, dc, di, agrees, missing == 0, error)
 
 
