@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 #: OpenCascade's unit names for STEPControl_Writer's "write.step.unit".
-UNIT_NAMES = {"mm": "MM", "m": "M", "in": "IN"}
+UNIT_NAMES = {"mm": "MM", "m": "M", "in": "INCH"}
 
 
 def _quiet() -> None:
@@ -72,6 +72,30 @@ def sphere(radius: float) -> Any:
     from OCP.BRepPrimAPI import BRepPrimAPI_MakeSphere
 
     return BRepPrimAPI_MakeSphere(radius).Shape()
+
+
+def pinned_plate(radius: float, pins: int) -> Any:
+    """A 40 x 40 x 10 plate (top face z = 0) with ``pins`` round-ended pins of ``radius``, 2
+    long, along y = 0: features near the certificate's deflection (1e-3 of the 57 size), on
+    which OpenCascade's mesher leaves holes and T-junctions in the tessellation."""
+    from OCP.BRepAlgoAPI import BRepAlgoAPI_Fuse
+    from OCP.BRepPrimAPI import BRepPrimAPI_MakeBox, BRepPrimAPI_MakeCylinder
+    from OCP.gp import gp_Pnt
+
+    shape = BRepPrimAPI_MakeBox(gp_Pnt(-20.0, -20.0, -10.0), 40.0, 40.0, 10.0).Shape()
+    for k in range(pins):
+        x = -15.0 + 30.0 * k / max(pins - 1, 1)
+        pin = BRepPrimAPI_MakeCylinder(axis_frame((x, 0, -0.01), (0, 0, 1)), radius, 2.0).Shape()
+        shape = BRepAlgoAPI_Fuse(shape, pin).Shape()
+        shape = BRepAlgoAPI_Fuse(shape, sphere_at((x, 0.0, 1.99), radius)).Shape()
+    return shape
+
+
+def sphere_at(centre: tuple[float, float, float], radius: float) -> Any:
+    from OCP.BRepPrimAPI import BRepPrimAPI_MakeSphere
+    from OCP.gp import gp_Pnt
+
+    return BRepPrimAPI_MakeSphere(gp_Pnt(*centre), radius).Shape()
 
 
 def spline_profile(poles: Any, degree: int = 3) -> Any:

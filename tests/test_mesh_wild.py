@@ -269,3 +269,53 @@ def test_real_meshes_from_pybullet_data_are_classified_or_refused_with_a_reason(
             if loaded.is_watertight and loaded.is_winding_consistent and loaded.is_volume:
                 assert body.volume == pytest.approx(abs(loaded.volume), rel=1e-9)
     assert classes  # at least one real mesh was taken
+
+
+def t_junction_cube(offset: float):
+    """The unit cube [0, 1]^3 (12 triangles, outward), its front face (y = 0) split at node m
+    on the middle of its top edge a b, moved ``offset`` outward (-y): the top face still has the
+    edge a b whole, so the front face's a m, m b meet it in a T-junction (3 open edges)."""
+    v = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1],
+         [0.5, -offset, 1]]  # fmt: skip
+    f = [[0, 2, 1], [0, 3, 2],  # bottom
+         [4, 5, 6], [4, 6, 7],  # top: its edge 4 -> 5 is a b
+         [0, 1, 8], [1, 5, 8], [0, 8, 4],  # front, through m = 8: a m, m b on the top edge
+         [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]  # fmt: skip
+    return np.array(v, dtype=float), np.array(f)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e-3])
+def test_a_t_junction_is_split_and_closed(offset) -> None:
+    """The top triangle (a, b, c) = (4, 5, 6) is split at m = 8 into (4, 8, 6), (8, 5, 6): the
+    surface closed, no vertex moved, the triangles those written by hand, the volume the
+    closed form's and trimesh's of that surface."""
+    from rigidparts.polyhedron import edge_defects, integrals
+    from rigidparts.shapes._mesh_repair import split_t_junctions
+
+    v, f = t_junction_cube(offset)
+    assert edge_defects(f, len(v)) == (3, 0, 0)
+    split_faces, count = split_t_junctions(v, f, tolerance=2e-3)
+    assert count == 1 and edge_defects(split_faces, len(v)) == (0, 0, 0)
+
+    def rotated(t):  # a triangle, whatever its first corner
+        k = int(np.argmin(t))
+        return tuple(int(x) for x in np.roll(t, -k))
+
+    by_hand = [t for t in f.tolist() if t != [4, 5, 6]] + [[4, 8, 6], [8, 5, 6]]
+    assert sorted(map(rotated, split_faces)) == sorted(map(rotated, np.array(by_hand)))
+    # the cube and the pyramid over its front face with apex m (height offset): 1 + offset / 3
+    volume = integrals(v, split_faces).volume
+    assert volume == pytest.approx(1.0 + offset / 3.0, rel=1e-14)
+    assert volume == pytest.approx(trimesh.Trimesh(v, np.array(by_hand)).volume, rel=1e-14)
+
+
+def test_a_node_off_the_chord_by_more_than_the_tolerance_is_no_t_junction() -> None:
+    from rigidparts.polyhedron import edge_defects
+    from rigidparts.shapes._mesh_repair import split_t_junctions
+
+    v, f = t_junction_cube(1e-2)
+    split_faces, count = split_t_junctions(v, f, tolerance=1e-3)
+    assert count == 0 and edge_defects(split_faces, len(v)) == (3, 0, 0)
+    cube = box((1.0, 1.0, 1.0))  # closed: nothing to split
+    same, count = split_t_junctions(np.asarray(cube.vertices), np.asarray(cube.faces), 0.1)
+    assert count == 0 and np.array_equal(same, np.asarray(cube.faces))

@@ -166,6 +166,39 @@ def test_load_model_dispatches_step_files(assembly) -> None:
     assert list(model.bodies) == ["plate", "arm", "arm_2"]
 
 
+def test_an_assembly_without_a_unit_loads_with_units(assembly, tmp_path, capsys) -> None:
+    """``rp.load_model(..., units=)`` and the commands' ``--step-units``: the only way to read
+    a STEP assembly that states no unit as a model. Refused for a file that is no STEP."""
+    text = assembly.read_text()
+    stated = "( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.) )"
+    assert stated in text
+    bare = tmp_path / "bare_robot.step"
+    bare.write_text(text.replace(stated, "( NAMED_UNIT(*) SI_UNIT($,.SECOND.) TIME_UNIT() )"))
+    with pytest.raises(rp.ParameterError, match="states no length unit"):
+        rp.load_model(bare)
+    total = rp.load_model(bare, units="mm").mass_properties()
+    assert total.mass == pytest.approx(assembly_reference().mass, rel=1e-13)
+    with pytest.raises(rp.ParameterError, match=r"units=.*length unit of a STEP file"):
+        rp.load_model(tmp_path / "robot.urdf", units="mm")
+    from rigidparts.commands import main
+
+    urdf = tmp_path / "robot.urdf"
+    assert main(["export", str(bare), "--step-units", "mm", "-o", str(urdf)]) == 0
+    assert "3 bodies" in capsys.readouterr().out
+    assert main(["export", str(bare), "-o", str(urdf)]) == 2  # no unit: one line, exit 2
+    assert "states no length unit" in capsys.readouterr().err
+
+
+def test_opencascades_placeholder_names_are_no_names() -> None:
+    """OpenCascade's writer names an unnamed product 'Open CASCADE STEP translator 8.0 1';
+    Creo passes it on as 'OPEN_CASCADE_STEP_TRANSLATO-247': neither is the user's name."""
+    from rigidparts.cad.step import _placeholder
+
+    assert _placeholder("Open CASCADE STEP translator 8.0 1")
+    assert _placeholder("OPEN_CASCADE_STEP_TRANSLATO-247")
+    assert not _placeholder("Open CASCADE bracket") and not _placeholder("bracket")
+
+
 def test_an_assembly_reports_its_progress(assembly) -> None:
     """Each solid of an assembly is reported before it is measured, then the end; a file read
     from the cache (nothing measured) and a file of one solid report nothing."""
@@ -548,6 +581,59 @@ def test_command_line(files, tmp_path, capsys) -> None:
     assert run.stderr.startswith("error: step=") and str(bad) in run.stderr
     assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1
     assert run.stdout == ""
+
+
+def test_a_file_in_inches_as_solidworks_spells_it(tmp_path) -> None:
+    """OpenCascade writes CONVERSION_BASED_UNIT('INCH', ...), the spelling of SolidWorks, Pro/E
+    and Inventor (it was refused as a unit rigidparts does not know): read in inches."""
+    path = F.write_shape(F.box(10.0, 2.0, 4.0), tmp_path / "box_in.step", "in")
+    assert "'INCH'" in path.read_text()
+    body = rp.StepBody(step=path, density=1000.0)
+    assert body.certificate["stated_unit"] == "INCH"
+    expected = rp.Box(length=10 * 0.0254, width=2 * 0.0254, height=4 * 0.0254, density=1000.0)
+    assert_same(body, expected)
+
+
+@pytest.mark.parametrize(("radius", "pins"), [(0.1, 1), (0.1, 5), (0.05, 1), (0.2, 5)])
+def test_the_mesh_of_a_part_with_features_near_the_deflection_is_closed(
+    tmp_path, radius, pins
+) -> None:
+    """Pins of 0.05-0.2 on a plate 57 across, near the tessellation's deflection (0.057): on
+    OpenCascade 8.0 its mesher leaves holes (radius 0.1) and T-junctions (0.05) that made
+    ``body.mesh()``, and so every export, a traceback ("internal error: ... not a closed
+    volume"). The mesh is now closed (T-junctions split, holes capped, said in one warning),
+    and its volume is the B-rep's to within the certificate's bound."""
+    import warnings
+
+    path = F.write_shape(F.pinned_plate(radius, pins), tmp_path / "pins.step", "mm")
+    body = rp.StepBody(step=path, density=1000.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mesh = body.mesh()
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    ((_, solid),) = body.certificate["solids"].items()
+    assert abs(mesh.volume - body.volume) / body.volume <= solid["volume_bound"]
+    for warning in caught:
+        text = str(warning.message)
+        assert str(path) in text and "capped" in text and "B-rep's" in text
+
+
+def test_a_tessellation_that_cannot_be_closed_is_one_line(files, monkeypatch) -> None:
+    """Two triangles meeting at one corner (no loop to cap): an error naming the file and the
+    solid, not the internal error of a closed-mesh builder."""
+    from rigidparts.cad import step as S
+
+    bow_tie = (
+        np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0]], dtype=float),
+        np.array([[0, 1, 2], [0, 3, 4]]),
+    )
+    monkeypatch.setattr(S, "tessellate", lambda shape, deflection: bow_tie)
+    body = rp.StepBody(step=files["box", "m"])
+    with pytest.raises(rp.ParameterError) as error:
+        body.mesh()
+    message = str(error.value)
+    assert "\n" not in message and str(files["box", "m"]) in message
+    assert "tessellation is not closed" in message and "B-rep's" in message
 
 
 def test_toml_shape_step(files, tmp_path) -> None:

@@ -289,7 +289,9 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     stated_unit = stated[0] if stated else None
     stated_m = None
     if stated_unit is not None:
-        stated_m = _unit_metres(_STEP_UNITS.get(stated_unit, stated_unit))
+        # as the file spells it: SolidWorks, Pro/E and Inventor write 'INCH'
+        spelled = stated_unit.lower()
+        stated_m = _unit_metres(_STEP_UNITS.get(spelled, spelled))
         if stated_m is None:
             raise defect(f"states a length unit rigidparts does not know: {stated_unit!r}")
     if stated_unit is None and units is None:
@@ -324,7 +326,10 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     if not leaves:
         shells, faces = _surfaces(doc)
         what = (
-            f": only {shells} shells and {faces} faces (surfaces bound no volume)" if faces else ""
+            f": only {shells} shell{'s' * (shells != 1)} and {faces} faces (surfaces bound no "
+            "volume)"
+            if faces
+            else ""
         )
         raise defect(f"holds no solids{what}; a STEP part must hold at least one closed solid")
     solids = []
@@ -346,13 +351,19 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
 _DEFAULT_NAME = "Open CASCADE STEP translator"
 
 
+def _placeholder(name: str) -> bool:
+    """Whether ``name`` is OpenCascade's placeholder, also as another tool passed it on
+    (Creo: ``OPEN_CASCADE_STEP_TRANSLATO-247``, upper case, cut and numbered)."""
+    return name.replace("_", " ").upper().startswith(_DEFAULT_NAME.upper()[:26])
+
+
 def _name(label: Any) -> str | None:
     from OCP.TDataStd import TDataStd_Name
 
     attribute = TDataStd_Name()
     if label.FindAttribute(TDataStd_Name.GetID_s(), attribute):
         text = attribute.Get().ToExtString().strip()
-        if text and not text.startswith(_DEFAULT_NAME) and not text.startswith("=>"):
+        if text and not _placeholder(text) and not text.startswith("=>"):
             return text
     return None
 

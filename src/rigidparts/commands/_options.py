@@ -296,12 +296,18 @@ def add_search_path_option(parser: argparse.ArgumentParser) -> None:
 
 def add_model_file_options(parser: argparse.ArgumentParser) -> None:
     """The options of a command that reads a model file (:func:`load_model_file`):
-    ``--search-path`` for the meshes robot files name, ``--as-one-body`` for a STEP assembly."""
+    ``--search-path`` for the meshes robot files name, ``--as-one-body`` and ``--step-units``
+    for a STEP assembly."""
     add_search_path_option(parser)
     parser.add_argument(
         "--as-one-body",
         action="store_true",
         help="a STEP assembly as one body, its solids fused (default: a body per solid)",
+    )
+    parser.add_argument(
+        "--step-units",
+        metavar="UNIT",
+        help="the length unit of a STEP file that states none (mm, m, in, ...)",
     )
 
 
@@ -309,7 +315,9 @@ def load_model_file(path: str, args: argparse.Namespace) -> Any:
     """The model of file ``path`` with the options of :func:`add_model_file_options`."""
     from ..formats import load_model
 
-    return load_model(path, search_path=args.search_path, as_one_body=args.as_one_body)
+    return load_model(
+        path, search_path=args.search_path, as_one_body=args.as_one_body, units=args.step_units
+    )
 
 
 # -- body options -------------------------------------------------------------------------------

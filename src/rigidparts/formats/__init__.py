@@ -90,20 +90,27 @@ def read_description(path: str | os.PathLike[str], *, search_path: Any = ()) -> 
 
 
 def load_model(
-    path: str | os.PathLike[str], *, search_path: Any = (), as_one_body: bool = False
+    path: str | os.PathLike[str],
+    *,
+    search_path: Any = (),
+    as_one_body: bool = False,
+    units: str | None = None,
 ) -> Any:
     """A :class:`~rigidparts.Model` from a rigidparts model file (``.toml``), a robot
     description file (URDF, MJCF, SDFormat, USD: :mod:`rigidparts.formats.to_model`) or a STEP
     assembly (``.step``, ``.stp``: each solid a :class:`~rigidparts.StepBody`; with
-    ``as_one_body`` one body, the solids fused). ``search_path``: folders where
-    ``package://`` and ``model://`` meshes are looked for."""
+    ``as_one_body`` one body, the solids fused; ``units`` the length unit of a STEP file that
+    states none). ``search_path``: folders where ``package://`` and ``model://`` meshes are
+    looked for."""
     suffix = Path(path).suffix.lower()
-    if as_one_body and suffix not in STEP_SUFFIXES:
-        raise ParameterError(
-            "as_one_body",
-            True,
-            f"fuses the solids of a STEP file (.step, .stp); {os.fspath(path)} is not one",
-        )
+    for name, value, rule in (
+        ("as_one_body", as_one_body, "fuses the solids of"),
+        ("units", units, "is the length unit of"),
+    ):
+        if value and suffix not in STEP_SUFFIXES:
+            raise ParameterError(
+                name, value, f"{rule} a STEP file (.step, .stp); {os.fspath(path)} is not one"
+            )
     if suffix == ".toml":
         from ..model import load_model as load_toml
 
@@ -111,7 +118,7 @@ def load_model(
     if suffix in STEP_SUFFIXES:  # exact solids: each a StepBody, straight into a Model
         from .step import load_model as load_step
 
-        return load_step(path, search_path=search_path, as_one_body=as_one_body)
+        return load_step(path, units=units, search_path=search_path, as_one_body=as_one_body)
     from .to_model import model_from_description
 
     return model_from_description(read_description(path, search_path=search_path))

@@ -32,7 +32,15 @@ import numpy as np
 
 from ..polyhedron import MeshDefect, PolyhedronIntegrals, edge_defects, integrals, merge_exact
 
-__all__ = ["DEFAULT_WELD", "HOLE_LIMIT", "MeshReport", "classify"]
+__all__ = [
+    "DEFAULT_WELD",
+    "HOLE_LIMIT",
+    "MeshReport",
+    "cap_holes",
+    "classify",
+    "split_t_junctions",
+    "weld",
+]
 
 #: Default welding tolerance, relative to the mesh's size (bounding-box diagonal).
 DEFAULT_WELD = 1e-9
@@ -119,6 +127,102 @@ def weld(vertices: np.ndarray, faces: np.ndarray, tolerance: float) -> tuple[Any
         & (merged_faces[:, 0] != merged_faces[:, 2])
     )
     return vertices[keep], merged_faces[good], n - count
+
+
+def _open_edges(faces: np.ndarray, vertex_count: int) -> np.ndarray:
+    """Indices into the directed edges ``u -> v`` (triangle ``k``'s edges at ``3 k``, ``3 k + 1``,
+    ``3 k + 2``: 0-1, 1-2, 2-0) whose reverse ``v -> u`` no triangle has: the boundary."""
+    start = faces.reshape(-1).astype(np.int64)
+    end = faces[:, [1, 2, 0]].reshape(-1).astype(np.int64)
+    return np.flatnonzero(~np.isin(start * vertex_count + end, end * vertex_count + start))
+
+
+def split_t_junctions(
+    vertices: np.ndarray, faces: np.ndarray, tolerance: float, longest: int = 64
+) -> tuple[np.ndarray, int]:
+    """``(faces, triangles split)``: cracks between two tessellations of one curve closed.
+
+    Where two patches meet along a curve that each discretised on its own, one patch's open
+    edge ``a -> b`` faces a path of the other's open edges ``b -> mk -> ... -> m1 -> a`` (at
+    most ``longest`` edges), whose inner nodes lie on the curve, so within ``tolerance`` (the
+    tessellation's chordal deflection) of the chord ``ab`` and in order along it: a T-junction.
+    Its triangle ``(a, b, c)`` is split into the fan ``(a, m1, c)``, ``(m1, m2, c)``, ...,
+    ``(mk, b, c)``, whose new edges are the path's, reversed: the crack is closed and no vertex
+    moves. Only such paths of open edges are followed, so a closed surface, or a hole that is
+    no crack, is left as it is."""
+    faces = np.asarray(faces, dtype=np.int64)
+    split = 0
+    for _ in range(8):  # a triangle with T-junctions on two sides is split over two passes
+        boundary = _open_edges(faces, len(vertices))
+        if len(boundary) == 0:
+            break
+        triangle, corner = np.divmod(boundary, 3)
+        starts = faces[triangle, corner].tolist()
+        ends = faces[triangle, (corner + 1) % 3].tolist()
+        following: dict[int, list[int]] = {}
+        for u, v in zip(starts, ends, strict=True):
+            following.setdefault(u, []).append(v)
+        edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]), 1)
+        existing = set(map(tuple, edges.tolist()))
+        fans: dict[int, list[list[int]]] = {}
+        closed: set[int] = set()  # the nodes of cracks closed in this pass
+        for t, k, a, b in zip(triangle.tolist(), corner.tolist(), starts, ends, strict=True):
+            if t in fans or a in closed:
+                continue
+            path = _crack_path(vertices, following, a, b, tolerance, longest)
+            c = int(faces[t, (k + 2) % 3])
+            chain = [a, *path, b]
+            # one edge of a crack is split, once; the fan's new edges c - m must be new (a
+            # small hole whose sides are all within the tolerance is left to capping)
+            if (
+                path
+                and closed.isdisjoint(chain)
+                and not any((min(c, m), max(c, m)) in existing for m in path)
+            ):
+                fans[t] = [[chain[i], chain[i + 1], c] for i in range(len(chain) - 1)]
+                closed.update(chain)
+        if not fans:
+            break
+        keep = np.ones(len(faces), dtype=bool)
+        keep[list(fans)] = False
+        added = np.array([tri for fan in fans.values() for tri in fan], dtype=np.int64)
+        faces = np.concatenate([faces[keep], added])
+        split += len(fans)
+    return faces, split
+
+
+def _crack_path(
+    vertices: np.ndarray,
+    following: dict[int, list[int]],
+    a: int,
+    b: int,
+    tolerance: float,
+    longest: int,
+) -> list[int]:
+    """The inner nodes ``m1 .. mk`` (from ``a`` to ``b``) of a path of open edges from ``b`` back
+    to ``a`` that runs along the chord ``ab`` within ``tolerance``; empty if there is none."""
+    p, chord = vertices[a], vertices[b] - vertices[a]
+    length2 = float(chord @ chord)
+    if length2 == 0.0:
+        return []
+    path: list[int] = []
+    here, along = b, 1.0
+    for _ in range(longest):
+        nexts = following.get(here, [])
+        if a in nexts:
+            return path[::-1]
+        step = None
+        for m in nexts:
+            s = float((vertices[m] - p) @ chord) / length2
+            gap = float(np.linalg.norm(vertices[m] - p - s * chord))
+            if 0.0 < s < along and gap <= tolerance:
+                step = (m, s)
+                break
+        if step is None:
+            return []
+        here, along = step
+        path.append(here)
+    return []
 
 
 def shell_labels(faces: np.ndarray, vertex_count: int) -> tuple[int, np.ndarray]:
@@ -280,18 +384,14 @@ def _manifold_solid(
     return v, f, changed
 
 
-def _cap_holes(
+def cap_holes(
     vertices: np.ndarray, faces: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, int, float, float]:
     """Cap every boundary loop by a fan from its centroid: ``(vertices, faces, holes, sum of
     the (2/3) pi r^3 bounds, largest r)``; MeshDefect when the boundary is not simple loops."""
-    start = faces.reshape(-1)
-    end = faces[:, [1, 2, 0]].reshape(-1)
     n = len(vertices)
-    forward = start.astype(np.int64) * n + end
-    backward = end.astype(np.int64) * n + start
-    single = ~np.isin(forward, backward)  # a directed edge without its reverse: boundary
-    a, b = start[single], end[single]
+    single = _open_edges(faces, n)
+    a, b = faces.reshape(-1)[single], faces[:, [1, 2, 0]].reshape(-1)[single]
     if len(a) > 100_000:
         raise MeshDefect(f"is open along {len(a)} edges: too many to cap as small holes")
     nxt: dict[int, int] = {}
@@ -415,7 +515,7 @@ def _classify(
     bound = 0.0
     exact = True
     if single and not many and not same:
-        v_capped, f_capped, holes, bound_abs, largest = _cap_holes(vertices, faces)
+        v_capped, f_capped, holes, bound_abs, largest = cap_holes(vertices, faces)
         volume = abs(_signed_volume(v_capped, f_capped))
         relative = bound_abs / volume if volume > 0.0 else math.inf
         if relative > HOLE_LIMIT:

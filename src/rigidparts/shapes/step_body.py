@@ -162,8 +162,9 @@ def certificate(dimensions: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
-    """The solids' tessellation as one ``trimesh.Trimesh`` in C = frame_a, metres
-    (``sections`` is unused: the deflection is the certificate's)."""
+    """The solids' tessellation as one ``trimesh.Trimesh`` in C = frame_a, metres, a closed
+    shell per solid (``sections`` is unused: the deflection is the certificate's). A solid
+    whose tessellation had holes is drawn with them capped, and one warning names them."""
     from ..cad.step import DEFLECTION, tessellate
     from ._meshing import trimesh_module
 
@@ -171,27 +172,69 @@ def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
     found = step_file(dimensions)
     single = dimensions["solid"] is not None
     vertices, faces, offset = [], [], 0
+    capped: list[tuple[str, int, float]] = []
     for solid in selected(dimensions):
         v, f = tessellate(solid.shape, DEFLECTION * solid.size / found.factor)
         v = v * found.factor
         if not single:
             v = v @ solid.rotation.T + solid.position
+        v, f, holes, radius = _closed(v, f, DEFLECTION * solid.size, found.path, solid.name)
+        if holes:
+            capped.append((solid.name, holes, radius))
         vertices.append(v)
         faces.append(f + offset)
         offset += len(v)
-    from ..polyhedron import merge_exact
+    if capped:
+        import warnings
 
-    # each face's triangulation repeats the nodes of its edges (the same points): merged, the
-    # surface is closed; nodes that differ by rounding are welded within 1e-9 of the size
-    merged_v, merged_f = merge_exact(np.concatenate(vertices), np.concatenate(faces))
-    from ..polyhedron import edge_defects
+        names = ", ".join(repr(name) for name, _, _ in capped[:3])
+        more = f" and {len(capped) - 3} more" if len(capped) > 3 else ""
+        warnings.warn(
+            f"{found.path}: OpenCascade's tessellation of solid {names}{more} left "
+            f"{sum(h for _, h, _ in capped)} holes (radius up to "
+            f"{max(r for _, _, r in capped):.3g} m), capped in the mesh drawn and exported; the "
+            "mass properties are the B-rep's, not this mesh's",
+            stacklevel=4,
+        )
+    return trimesh.Trimesh(np.concatenate(vertices), np.concatenate(faces), process=False)
 
-    if any(edge_defects(merged_f, len(merged_v))):
-        from ._mesh_repair import weld
 
-        size = float(np.linalg.norm(merged_v.max(axis=0) - merged_v.min(axis=0)))
-        merged_v, merged_f, _ = weld(merged_v, merged_f, 1e-9 * size)
-    return trimesh.Trimesh(merged_v, merged_f, process=False)
+def _closed(
+    vertices: np.ndarray, faces: np.ndarray, deflection: float, shown: str, name: str
+) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """One solid's face-by-face tessellation made one closed surface, ``(vertices, faces, holes
+    capped, largest hole radius)``. Each face's triangulation repeats the nodes of its edges
+    (merged exactly; nodes that differ by rounding welded within 1e-9 of the size). Where
+    OpenCascade's mesher discretised a shared edge differently for its two faces (tiny spheres
+    and cylinders of real parts), the T-junctions are split (:func:`split_t_junctions`, within
+    the deflection); where it left a hole (inside a B-spline face, or a face of a small
+    component of a KiCad board), the hole is capped by a fan. ParameterError naming the file
+    and the solid if the surface still is not closed."""
+    from ..polyhedron import MeshDefect, edge_defects, merge_exact
+    from ._mesh_repair import cap_holes, split_t_junctions, weld
+
+    vertices, faces = merge_exact(vertices, faces)
+    holes, radius = 0, 0.0
+    if any(edge_defects(faces, len(vertices))):
+        size = float(np.linalg.norm(vertices.max(axis=0) - vertices.min(axis=0)))
+        vertices, faces, _ = weld(vertices, faces, 1e-9 * size)
+    if any(edge_defects(faces, len(vertices))):
+        faces, _ = split_t_junctions(vertices, faces, deflection)
+    if any(edge_defects(faces, len(vertices))):
+        try:
+            vertices, faces, holes, _, radius = cap_holes(vertices, faces)
+        except MeshDefect:
+            pass  # not simple loops: reported below
+    single, many, same = edge_defects(faces, len(vertices))
+    if single or many or same:
+        raise ParameterError(
+            "step",
+            shown,
+            f"solid {name!r}: its tessellation is not closed ({single} open, {many} "
+            f"non-manifold, {same} misoriented edges): no mesh to draw or export (its mass "
+            "properties stand: they are the B-rep's)",
+        )
+    return vertices, faces, holes, radius
 
 
 def example() -> dict[str, Any]:
