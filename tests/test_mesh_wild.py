@@ -271,6 +271,12 @@ def test_real_meshes_from_pybullet_data_are_classified_or_refused_with_a_reason(
     assert classes  # at least one real mesh was taken
 
 
+def rotated_triangle(t) -> tuple[int, ...]:
+    """A triangle's corners from its smallest index on (the same triangle, the same winding)."""
+    k = int(np.argmin(t))
+    return tuple(int(x) for x in np.roll(t, -k))
+
+
 def t_junction_cube(offset: float):
     """The unit cube [0, 1]^3 (12 triangles, outward), its front face (y = 0) split at node m
     on the middle of its top edge a b, moved ``offset`` outward (-y): the top face still has the
@@ -297,12 +303,8 @@ def test_a_t_junction_is_split_and_closed(offset) -> None:
     split_faces, count = split_t_junctions(v, f, tolerance=2e-3)
     assert count == 1 and edge_defects(split_faces, len(v)) == (0, 0, 0)
 
-    def rotated(t):  # a triangle, whatever its first corner
-        k = int(np.argmin(t))
-        return tuple(int(x) for x in np.roll(t, -k))
-
     by_hand = [t for t in f.tolist() if t != [4, 5, 6]] + [[4, 8, 6], [8, 5, 6]]
-    assert sorted(map(rotated, split_faces)) == sorted(map(rotated, np.array(by_hand)))
+    assert sorted(map(rotated_triangle, split_faces)) == sorted(map(rotated_triangle, by_hand))
     # the cube and the pyramid over its front face with apex m (height offset): 1 + offset / 3
     volume = integrals(v, split_faces).volume
     assert volume == pytest.approx(1.0 + offset / 3.0, rel=1e-14)
@@ -319,3 +321,53 @@ def test_a_node_off_the_chord_by_more_than_the_tolerance_is_no_t_junction() -> N
     cube = box((1.0, 1.0, 1.0))  # closed: nothing to split
     same, count = split_t_junctions(np.asarray(cube.vertices), np.asarray(cube.faces), 0.1)
     assert count == 0 and np.array_equal(same, np.asarray(cube.faces))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    triangle=st.integers(0, 79),
+    corner=st.integers(0, 2),
+    along=st.lists(st.floats(0.05, 0.95), min_size=1, max_size=5, unique=True),
+    off=st.floats(0.0, 0.9),
+    turn=st.floats(0.0, 2.0 * math.pi),
+)
+def test_any_t_junction_on_a_closed_mesh_is_split_back(triangle, corner, along, off, turn):
+    """An icosphere's edge a b discretised twice: one triangle (a, b, c) replaced by the fan
+    through nodes m on the chord (moved off it by up to 0.9 of the tolerance), its neighbour
+    (b, a, d) left whole: a T-junction. Split, the neighbour is the fan (b, mk, d), ...,
+    (m1, a, d) written by hand: closed, no vertex moved, trimesh's volume of that surface."""
+    from rigidparts.polyhedron import edge_defects, integrals
+    from rigidparts.shapes._mesh_repair import split_t_junctions
+
+    sphere = trimesh.creation.icosphere(subdivisions=1)
+    v, f = np.asarray(sphere.vertices), np.asarray(sphere.faces)
+    a, b, c = (int(f[triangle, (corner + i) % 3]) for i in range(3))
+    (neighbour,) = [t for t in range(len(f)) if {a, b} <= set(f[t]) and t != triangle]
+    d = int(next(x for x in f[neighbour] if x not in (a, b)))
+    chord = v[b] - v[a]
+    normal = np.cross(chord, np.eye(3)[np.argmin(np.abs(chord))])  # the axis least along it
+    normal /= np.linalg.norm(normal)
+    binormal = np.cross(chord, normal) / np.linalg.norm(chord)
+    tolerance = 1e-3
+    shift = off * tolerance * (math.cos(turn) * normal + math.sin(turn) * binormal)
+    nodes = [v[a] + s * chord + shift for s in sorted(along)]
+    m = list(range(len(v), len(v) + len(nodes)))
+    v = np.vstack([v, nodes])
+    chain = [a, *m, b]
+    fine = [[chain[i], chain[i + 1], c] for i in range(len(chain) - 1)]
+    keep = [t.tolist() for i, t in enumerate(f) if i != triangle]
+    faces = np.array(keep + fine)
+    assert edge_defects(faces, len(v))[0] == len(chain)  # the crack's open edges
+
+    split_faces, count = split_t_junctions(v, faces, tolerance)
+    back = chain[::-1]
+    by_hand = (
+        [t for t in keep if t != f[neighbour].tolist()]
+        + fine
+        + [[back[i], back[i + 1], d] for i in range(len(back) - 1)]
+    )
+
+    assert count == 1 and edge_defects(split_faces, len(v)) == (0, 0, 0)
+    assert sorted(map(rotated_triangle, split_faces)) == sorted(map(rotated_triangle, by_hand))
+    expected = trimesh.Trimesh(v, np.array(by_hand), process=False).volume
+    assert integrals(v, split_faces).volume == pytest.approx(expected, rel=1e-13)
