@@ -507,6 +507,74 @@ def test_the_certificates_integrals_are_the_polyhedrons(files, name) -> None:
         abs(ours.volume - solid.volume) / solid.volume, rel=1e-6)  # fmt: skip
 
 
+def _square_with_triangles(dropped: tuple[int, ...]):
+    """The unit square as a face, triangulated by hand: a fan of 4 triangles about its centre,
+    ``dropped`` of them left out; each edge's polygon on the triangulation its two corners."""
+    from OCP.BRep import BRep_Builder, BRep_Tool
+    from OCP.BRepBuilderAPI import BRepBuilderAPI_MakeFace, BRepBuilderAPI_MakePolygon
+    from OCP.gp import gp_Pnt
+    from OCP.OCP.collections import Array1_int
+    from OCP.Poly import Poly_PolygonOnTriangulation, Poly_Triangle, Poly_Triangulation
+    from OCP.TopAbs import TopAbs_EDGE
+    from OCP.TopExp import TopExp, TopExp_Explorer
+    from OCP.TopLoc import TopLoc_Location
+    from OCP.TopoDS import TopoDS
+
+    corners = [gp_Pnt(0, 0, 0), gp_Pnt(1, 0, 0), gp_Pnt(1, 1, 0), gp_Pnt(0, 1, 0)]
+    face = BRepBuilderAPI_MakeFace(BRepBuilderAPI_MakePolygon(*corners, True).Wire(), True)
+    face = face.Face()
+    fan = [(1, 2, 5), (2, 3, 5), (3, 4, 5), (4, 1, 5)]
+    kept = [t for k, t in enumerate(fan) if k not in dropped]
+    mesh = Poly_Triangulation(5, len(kept), False)
+    for k, point in enumerate([*corners, gp_Pnt(0.5, 0.5, 0)], 1):
+        mesh.SetNode(k, point)
+    for k, triangle in enumerate(kept, 1):
+        mesh.SetTriangle(k, Poly_Triangle(*triangle))
+    builder = BRep_Builder()
+    builder.UpdateFace(face, mesh)
+    edges = TopExp_Explorer(face, TopAbs_EDGE)
+    while edges.More():
+        edge = TopoDS.Edge(edges.Current())
+        edges.Next()
+        nodes = Array1_int(1, 2)
+        for k, vertex in enumerate((TopExp.FirstVertex_s(edge), TopExp.LastVertex_s(edge)), 1):
+            point = BRep_Tool.Pnt_s(vertex)
+            nodes.SetValue(k, 1 + min(range(4), key=lambda c: corners[c].Distance(point)))
+        builder.UpdateEdge(edge, Poly_PolygonOnTriangulation(nodes), mesh, TopLoc_Location())
+    return face
+
+
+@pytest.mark.parametrize(
+    ("dropped", "expected"),
+    [((), (4, 0, 0)), ((0,), (3, 0, 1)), ((0, 2), (2, 0, 1)), ((0, 1, 2, 3), (0, 1, 0))],
+)
+def test_a_face_whose_triangles_leave_a_hole_is_faulty(dropped, expected) -> None:
+    """``(triangles, unmeshed, faulty)``: a face is faulty when its triangulation's open edges
+    (2 L - 3 T) are not its edges' segments (4 here); none left: unmeshed."""
+    from rigidparts.cad.step import _faulty_faces
+
+    assert _faulty_faces(_square_with_triangles(dropped)) == expected
+
+
+def test_a_faulty_tessellation_is_never_certified(files, monkeypatch) -> None:
+    """A face with a hole or a crack (OpenCascade's mesher, twice): the comparison proves
+    nothing, so the result carries the "not certified" warning naming the faulty faces."""
+    from rigidparts.cad import step as S
+
+    found = S._faulty_faces
+
+    def one_faulty(shape):
+        triangles, unmeshed, _ = found(shape)
+        return triangles, unmeshed, 1
+
+    monkeypatch.setattr(S, "_faulty_faces", one_faulty)
+    with pytest.warns(UserWarning, match="1 face with a hole or a crack.*not certified"):
+        body = rp.StepBody(step=files["box", "mm"])
+    (solid,) = body.certificate["solids"].values()
+    assert solid["faulty_faces"] == 1 and not solid["complete"] and not solid["agrees"]
+    assert_same(body, rp.Box(length=0.25, width=0.05, height=0.1))  # the B-rep's numbers
+
+
 @pytest.mark.parametrize("wall", [1e-4, 1e-5, 1e-6])
 def test_thin_walls_are_refused(tmp_path, wall) -> None:
     """A tube whose wall is ``wall`` of its radius: below 1e-5 of the part's size refused
