@@ -556,6 +556,29 @@ def test_a_face_whose_triangles_leave_a_hole_is_faulty(dropped, expected) -> Non
     assert _faulty_faces(_square_with_triangles(dropped)) == expected
 
 
+def test_a_faulty_tessellation_is_meshed_again_and_the_better_kept(files, monkeypatch) -> None:
+    """Delabella's mesh with a faulty face is meshed again with Watson's; Watson's leaving a
+    face unmeshed (worse), Delabella's is made again and counted again: the counts returned
+    are those of the mesh the certificate integrates."""
+    from OCP import BRepMesh
+
+    from rigidparts.cad import step as S
+
+    algorithms, counts = [], iter([(10, 0, 1), (12, 1, 0), (10, 0, 1)])
+    real = BRepMesh.BRepMesh_IncrementalMesh
+
+    def recording(shape, parameters):
+        algorithms.append(parameters.MeshAlgo.name.rsplit("_", 1)[-1])
+        return real(shape, parameters)
+
+    monkeypatch.setattr(BRepMesh, "BRepMesh_IncrementalMesh", recording)
+    monkeypatch.setattr(S, "_faulty_faces", lambda shape: next(counts))
+    shape = F.box(1.0, 2.0, 3.0)
+    assert S._mesh(shape, 0.01) == (10, 0, 1)
+    assert algorithms == ["Delabella", "Watson", "Delabella"]
+    assert next(counts, None) is None  # the last mesh counted
+
+
 def test_a_faulty_tessellation_is_never_certified(files, monkeypatch) -> None:
     """A face with a hole or a crack (OpenCascade's mesher, twice): the comparison proves
     nothing, so the result carries the "not certified" warning naming the faulty faces."""
@@ -667,10 +690,11 @@ def test_the_mesh_of_a_part_with_features_near_the_deflection_is_closed(
     tmp_path, radius, pins
 ) -> None:
     """Pins of 0.05-0.2 on a plate 57 across, near the tessellation's deflection (0.057): on
-    OpenCascade 8.0 its mesher leaves holes (radius 0.1) and T-junctions (0.05) that made
-    ``body.mesh()``, and so every export, a traceback ("internal error: ... not a closed
-    volume"). The mesh is now closed (T-junctions split, holes capped, said in one warning),
-    and its volume is the B-rep's to within the certificate's bound."""
+    OpenCascade 8.0 Delabella's mesher leaves holes (radius 0.1) and T-junctions (0.05) that
+    made ``body.mesh()``, and so every export, a traceback ("internal error: ... not a closed
+    volume"). Its faulty faces are now meshed again with Watson's and what is left is
+    repaired (the two tests below): the mesh is closed, its volume the B-rep's to within the
+    certificate's bound."""
     import warnings
 
     path = F.write_shape(F.pinned_plate(radius, pins), tmp_path / "pins.step", "mm")
@@ -684,6 +708,46 @@ def test_the_mesh_of_a_part_with_features_near_the_deflection_is_closed(
     for warning in caught:
         text = str(warning.message)
         assert str(path) in text and "capped" in text and "B-rep's" in text
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e-4])
+def test_a_t_junction_in_the_tessellation_is_split(files, monkeypatch, offset) -> None:
+    """The mesher's faces meeting in a T-junction (the unit cube of ``mesh_fixtures``, its
+    node within the deflection, 2.7e-4, of the chord): the mesh drawn is closed, no vertex
+    moved, no warning; its volume the cube's and the pyramid the moved node adds."""
+    import warnings
+
+    from mesh_fixtures import t_junction_cube
+    from rigidparts.cad import step as S
+
+    vertices, faces = t_junction_cube(offset)
+    monkeypatch.setattr(S, "tessellate", lambda shape, deflection: (vertices, faces))
+    body = rp.StepBody(step=files["box", "m"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mesh = body.mesh()
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    assert len(mesh.faces) == len(faces) + 1 and len(mesh.vertices) == len(vertices)
+    assert mesh.volume == pytest.approx(1.0 + offset / 3.0, rel=1e-13)
+
+
+def test_a_hole_in_the_tessellation_is_capped_and_said(files, monkeypatch) -> None:
+    """A triangle the mesher left out: capped by a fan in the mesh drawn (closed), and one
+    warning naming the file, the solid and the hole; the body's mass properties stay the
+    B-rep's."""
+    from mesh_fixtures import t_junction_cube
+    from rigidparts.cad import step as S
+
+    vertices, faces = t_junction_cube(0.0)
+    monkeypatch.setattr(S, "tessellate", lambda shape, deflection: (vertices, faces[1:]))
+    body = rp.StepBody(step=files["box", "m"])
+    # the bottom triangle (0, 0, 0), (1, 1, 0), (1, 0, 0) left out: its centroid (2/3, 1/3, 0)
+    # is sqrt(5) / 3 = 0.745 from its farthest corner
+    with pytest.warns(UserWarning, match=r"left 1 hole \(radius up to 0\.745 m\), capped") as seen:
+        mesh = body.mesh()
+    assert str(files["box", "m"]) in str(seen[0].message) and "'box_m'" in str(seen[0].message)
+    assert mesh.is_watertight and mesh.volume == pytest.approx(1.0, rel=1e-13)
+    assert_same(body, rp.Box(length=0.25, width=0.05, height=0.1))
 
 
 def test_a_tessellation_that_cannot_be_closed_is_one_line(files, monkeypatch) -> None:

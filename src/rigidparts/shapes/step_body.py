@@ -188,10 +188,11 @@ def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
         import warnings
 
         names = ", ".join(repr(name) for name, _, _ in capped[:3])
+        holes = sum(count for _, count, _ in capped)
         more = f" and {len(capped) - 3} more" if len(capped) > 3 else ""
         warnings.warn(
             f"{found.path}: OpenCascade's tessellation of solid {names}{more} left "
-            f"{sum(h for _, h, _ in capped)} holes (radius up to "
+            f"{holes} hole{'s' * (holes != 1)} (radius up to "
             f"{max(r for _, _, r in capped):.3g} m), capped in the mesh drawn and exported; the "
             "mass properties are the B-rep's, not this mesh's",
             stacklevel=4,
