@@ -534,7 +534,8 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
         )
     certificate = _certify(local, volume, centroid, inertia, area, size, error, swept)
     if certificate.unmeshed_faces == 0 and not certificate.within_bound:
-        # every face meshed, and too far off for its holes or cracks: the B-rep is wrong
+        # every face meshed, the volumes further apart than a tessellation may be: the B-rep's
+        # integrals are wrong (or a hole the mesher left is as large: either way, refused)
         raise defect(
             f"is not measured reliably: the B-rep's volume differs from its tessellation's by "
             f"{certificate.volume:.2e} (a tessellation within its deflection may differ by "
@@ -679,6 +680,24 @@ def _analytic(shape: Any) -> bool:
     return True
 
 
+def _face_meshes(shape: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """``(face, triangulation, location)`` of each face of ``shape``, the triangulation None
+    where the face has no triangles."""
+    from OCP.BRep import BRep_Tool
+    from OCP.TopAbs import TopAbs_FACE
+    from OCP.TopExp import TopExp_Explorer
+    from OCP.TopLoc import TopLoc_Location
+    from OCP.TopoDS import TopoDS
+
+    explorer = TopExp_Explorer(shape, TopAbs_FACE)
+    while explorer.More():
+        face = TopoDS.Face(explorer.Current())
+        explorer.Next()
+        location = TopLoc_Location()
+        mesh = BRep_Tool.Triangulation_s(face, location)
+        yield face, (mesh if mesh is not None and mesh.NbTriangles() > 0 else None), location
+
+
 def tessellate(shape: Any, deflection: float) -> tuple[np.ndarray, np.ndarray]:
     """The surface as triangles (:func:`tessellate_faces`; faces not triangulated skipped)."""
     vertices, faces, _ = tessellate_faces(shape, deflection)
@@ -689,24 +708,15 @@ def tessellate_faces(shape: Any, deflection: float) -> tuple[np.ndarray, np.ndar
     """``(vertices, faces)``: the shape's surface triangulated by ``BRepMesh_IncrementalMesh``
     (linear deflection ``deflection``, document unit), outward-wound (reversed faces flipped),
     and the number of faces left without triangles."""
-    from OCP.BRep import BRep_Tool
-    from OCP.TopAbs import TopAbs_FACE, TopAbs_REVERSED
-    from OCP.TopExp import TopExp_Explorer
-    from OCP.TopLoc import TopLoc_Location
-    from OCP.TopoDS import TopoDS
+    from OCP.TopAbs import TopAbs_REVERSED
 
     _mesh(shape, deflection)
     points: list[np.ndarray] = []
     triangles: list[np.ndarray] = []
     offset = 0
     missing = 0
-    explorer = TopExp_Explorer(shape, TopAbs_FACE)
-    while explorer.More():
-        face = TopoDS.Face(explorer.Current())
-        explorer.Next()
-        location = TopLoc_Location()
-        mesh = BRep_Tool.Triangulation_s(face, location)
-        if mesh is None or mesh.NbTriangles() == 0:
+    for face, mesh, location in _face_meshes(shape):
+        if mesh is None:
             missing += 1
             continue
         trsf = location.Transformation()
@@ -827,19 +837,13 @@ def _faulty_faces(shape: Any) -> tuple[int, int, int]:
     boundary node the edge does not have (one side of a T-junction) one more."""
     from OCP.BRep import BRep_Tool
     from OCP.Poly import Poly_CoherentTriangulation
-    from OCP.TopAbs import TopAbs_EDGE, TopAbs_FACE
+    from OCP.TopAbs import TopAbs_EDGE
     from OCP.TopExp import TopExp_Explorer
-    from OCP.TopLoc import TopLoc_Location
     from OCP.TopoDS import TopoDS
 
     triangles = unmeshed = faulty = 0
-    faces = TopExp_Explorer(shape, TopAbs_FACE)
-    while faces.More():
-        face = TopoDS.Face(faces.Current())
-        faces.Next()
-        location = TopLoc_Location()
-        mesh = BRep_Tool.Triangulation_s(face, location)
-        if mesh is None or mesh.NbTriangles() == 0:
+    for face, mesh, location in _face_meshes(shape):
+        if mesh is None:
             unmeshed += 1
             continue
         triangles += mesh.NbTriangles()
