@@ -20,6 +20,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,17 @@ def chain_model(count: int) -> str:
             f'child = "b{i}.frame_a"\naxis = [0, 1, 0]\n'
         )
     return "\n".join(parts)
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_handled() -> Iterator[None]:
+    """Ctrl-C as Python handles it by default, in this process and the commands it starts,
+    however the suite was launched: started in the background of a non-interactive shell
+    (``pytest &``) it inherits SIGINT ignored, which the command line rightly keeps ignored
+    (as ``nohup`` asks), and the Ctrl-C tests would see the command run on to exit 0."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture
