@@ -47,6 +47,18 @@ def assert_same(found, expected, rtol=RTOL) -> None:
     np.testing.assert_allclose(found.inertia, expected.inertia, rtol=0, atol=rtol * scale)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_reads():
+    """Each test reads its files afresh: ``read_step`` caches a file by path, so a test that
+    patches the measurement (or counts its warnings) after another test read the same file
+    would see nothing run, depending on the order xdist gives the tests."""
+    from rigidparts.cad import step as S
+
+    S._CACHE.clear()
+    yield
+    S._CACHE.clear()
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[tuple[str, str], Path]:
     folder = tmp_path_factory.mktemp("step")
@@ -598,6 +610,44 @@ def test_a_faulty_tessellation_is_never_certified(files, monkeypatch) -> None:
     assert_same(body, rp.Box(length=0.25, width=0.05, height=0.1))  # the B-rep's numbers
 
 
+def test_an_assemblys_uncertified_solids_are_one_warning(assembly, monkeypatch) -> None:
+    """Every solid of the assembly faulty (the plate and both instances of the arm, which is
+    measured once): one warning counting and naming all three, with its reason counted, and
+    each solid's certificate incomplete. One solid faulty: the single solid's warning."""
+    import warnings
+
+    from rigidparts.cad import step as S
+
+    found = S._faulty_faces
+    faulty = {"plate", "arm"}
+
+    def patched(shape):
+        triangles, unmeshed, _ = found(shape)
+        planar = triangles == 12  # the plate: a box; the arm: a cylinder
+        return triangles, unmeshed, int(("plate" if planar else "arm") in faulty)
+
+    monkeypatch.setattr(S, "_faulty_faces", patched)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read = S.read_step(assembly)
+    assert [str(w.message) for w in caught] == [
+        f"{assembly}: 3 of 3 solids are not certified ('plate', 'arm', 'arm_2'): the mesher "
+        f"left faces with a hole or a crack in 3, so their tessellations (volumes up to "
+        f"{max(s.certificate.volume for s in read.solids):.2e} off the B-rep's) cannot check "
+        "the B-rep's integrals; each solid's certificate gives its counts"
+    ]
+    assert not any(s.certificate.complete for s in read.solids)
+    S._CACHE.clear()
+    faulty = {"plate"}
+    with pytest.warns(UserWarning) as caught:
+        read = S.read_step(assembly)
+    assert len(caught) == 1
+    assert str(caught[0].message).startswith(
+        f"{assembly}: solid 'plate': the mesher left 1 face with a hole or a crack, so its "
+    )
+    assert [s.certificate.complete for s in read.solids] == [False, True, True]
+
+
 @pytest.mark.parametrize("wall", [1e-4, 1e-5, 1e-6])
 def test_thin_walls_are_refused(tmp_path, wall) -> None:
     """A tube whose wall is ``wall`` of its radius: below 1e-5 of the part's size refused
@@ -748,6 +798,53 @@ def test_a_hole_in_the_tessellation_is_capped_and_said(files, monkeypatch) -> No
     assert str(files["box", "m"]) in str(seen[0].message) and "'box_m'" in str(seen[0].message)
     assert mesh.is_watertight and mesh.volume == pytest.approx(1.0, rel=1e-13)
     assert_same(body, rp.Box(length=0.25, width=0.05, height=0.1))
+
+
+def test_a_models_capped_holes_are_one_warning_on_the_command_line(
+    assembly, tmp_path, monkeypatch, capsys
+) -> None:
+    """Exporting an assembly meshes its bodies one by one, each solid's capped hole a warning
+    (``CappedHolesWarning``): the command line shows one for the file, naming every solid and
+    counting their holes, once the export is written."""
+    from mesh_fixtures import t_junction_cube
+    from rigidparts.cad import step as S
+    from rigidparts.commands import main
+
+    vertices, faces = t_junction_cube(0.0)
+    monkeypatch.setattr(S, "tessellate", lambda shape, deflection: (vertices, faces[1:]))
+    out = tmp_path / "robot.xml"
+    assert main(["export", str(assembly), "-o", str(out)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if "capped" in line] == [
+        f"warning: {assembly}: OpenCascade's tessellation of solid 'plate', 'arm', 'arm_2' left "
+        "3 holes (radius up to 0.745 m), capped in the mesh drawn and exported; the mass "
+        "properties are the B-rep's, not this mesh's"
+    ]
+    assert out.is_file()
+
+
+def test_capped_holes_warnings_merge_per_file() -> None:
+    """``CappedHolesWarning.merged``: one per file, its solids in order, a solid meshed twice
+    named once, the holes summed and the largest radius kept."""
+    from rigidparts.shapes.step_body import CappedHolesWarning
+
+    found = [
+        CappedHolesWarning("a.step", [("s1", 2, 0.5)]),
+        CappedHolesWarning("b.step", [("t", 1, 0.25)]),
+        CappedHolesWarning("a.step", [("s2", 3, 1.5), ("s1", 2, 0.5)]),
+        CappedHolesWarning("a.step", [("s3", 1, 0.125), ("s4", 1, 0.125)]),
+    ]
+    merged = CappedHolesWarning.merged(found)
+    assert [(w.path, [name for name, _, _ in w.capped]) for w in merged] == [
+        ("a.step", ["s1", "s2", "s3", "s4"]),
+        ("b.step", ["t"]),
+    ]
+    assert str(merged[0]) == (
+        "a.step: OpenCascade's tessellation of solid 's1', 's2', 's3' and 1 more left 7 holes "
+        "(radius up to 1.5 m), capped in the mesh drawn and exported; the mass properties are "
+        "the B-rep's, not this mesh's"
+    )
+    assert str(merged[1]).startswith("b.step: OpenCascade's tessellation of solid 't' left 1 hole ")
 
 
 def test_a_tessellation_that_cannot_be_closed_is_one_line(files, monkeypatch) -> None:

@@ -116,6 +116,7 @@ class Certificate:
         fixed rule on analytic faces, exact to rounding).
     unmeshed_faces, faulty_faces : the faces left without triangles, and with a hole or a
         crack.
+    swept_unconverted : OpenCascade could not convert the solid's swept faces to B-splines.
     """
 
     triangles: int
@@ -129,6 +130,7 @@ class Certificate:
     integration_error: float = 0.0
     unmeshed_faces: int = 0
     faulty_faces: int = 0
+    swept_unconverted: bool = False
 
     @property
     def within_bound(self) -> bool:
@@ -150,6 +152,7 @@ class Certificate:
             "integration_error": self.integration_error,
             "unmeshed_faces": self.unmeshed_faces,
             "faulty_faces": self.faulty_faces,
+            "swept_unconverted": self.swept_unconverted,
         }
 
 
@@ -360,7 +363,66 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
         solids.append(_solid(unique, names, shape, trsf, factor, shown, measured))
     if len(leaves) > 1:
         progress.report(len(leaves), len(leaves))
+    uncertified = _uncertified(shown, solids)
+    if uncertified:  # the comparison proves nothing: said, never silent
+        warnings.warn(uncertified, stacklevel=3)
     return StepFile(shown, stated_unit, unit, factor, tuple(solids))
+
+
+def _left_out(certificate: Certificate) -> list[str]:
+    """What left ``certificate``'s comparison incomplete, as phrases (none: complete)."""
+    if certificate.complete:
+        return []
+    left = [
+        f"{count} face{'s' * (count != 1)} {what}"
+        for count, what in (
+            (certificate.unmeshed_faces, "untriangulated"),
+            (certificate.faulty_faces, "with a hole or a crack"),
+        )
+        if count
+    ]
+    why = [f"the mesher left {' and '.join(left)}"] if left else []
+    if certificate.swept_unconverted:
+        why.append("OpenCascade could not convert its swept faces, whose integrals it does "
+                   "not compute reliably")  # fmt: skip
+    return why
+
+
+def _uncertified(shown: str, solids: list[StepSolid]) -> str | None:
+    """The one warning for a file's solids whose tessellation could not check them (None: all
+    checked). Every such solid is counted and named (the instances of a part share its
+    certificate), the reasons with the number of solids each applies to."""
+    left = [(s, _left_out(s.certificate)) for s in solids]
+    left = [(s, why) for s, why in left if why]
+    if not left:
+        return None
+    off = max(s.certificate.volume for s, _ in left)
+    if len(left) == 1:
+        ((solid, why),) = left
+        return (
+            f"{shown}: solid {solid.name!r}: {' and '.join(why)}, so its tessellation (volume "
+            f"{off:.2e} off the B-rep's) cannot check the B-rep's integrals: the result is not "
+            "certified"
+        )
+    names = ", ".join(repr(s.name) for s, _ in left[:3])
+    more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+    counts = [
+        f"{what} in {n}"
+        for what, n in (
+            ("faces untriangulated", sum(s.certificate.unmeshed_faces > 0 for s, _ in left)),
+            ("faces with a hole or a crack", sum(s.certificate.faulty_faces > 0 for s, _ in left)),
+        )
+        if n
+    ]
+    why = [f"the mesher left {' and '.join(counts)}"] if counts else []
+    swept = sum(s.certificate.swept_unconverted for s, _ in left)
+    if swept:
+        why.append(f"OpenCascade could not convert the swept faces of {swept}")
+    return (
+        f"{shown}: {len(left)} of {len(solids)} solids are not certified ({names}{more}): "
+        f"{'; '.join(why)}, so their tessellations (volumes up to {off:.2e} off the B-rep's) "
+        "cannot check the B-rep's integrals; each solid's certificate gives its counts"
+    )
 
 
 #: OpenCascade's writer names an unnamed product so: no name of the user's.
@@ -541,25 +603,6 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"{certificate.volume:.2e} (a tessellation within its deflection may differ by "
             f"{certificate.volume_bound:.2e}); a wall or feature OpenCascade loses, or a broken "
             "B-rep (check the part in its CAD tool)"
-        )
-    if not certificate.complete:  # the comparison proves nothing: said, never silent
-        left = [
-            f"{count} face{'s' * (count != 1)} {what}"
-            for count, what in (
-                (certificate.unmeshed_faces, "untriangulated"),
-                (certificate.faulty_faces, "with a hole or a crack"),
-            )
-            if count
-        ]
-        why = [f"the mesher left {' and '.join(left)}"] if left else []
-        if swept:
-            why.append("OpenCascade could not convert its swept faces, whose integrals it "
-                       "does not compute reliably")  # fmt: skip
-        warnings.warn(
-            f"{shown}: solid {name!r}: {' and '.join(why)}, so its tessellation (volume "
-            f"{certificate.volume:.2e} off the B-rep's) cannot check the B-rep's integrals: "
-            "the result is not certified",
-            stacklevel=5,
         )
     return volume, centroid, inertia, area, size, wall, certificate, local
 
@@ -767,7 +810,7 @@ def _certify(
     if triangles == 0 or not (mesh_volume > 0.0 and math.isfinite(mesh_volume)):
         return Certificate(
             triangles, delta, math.inf, bound, math.inf, math.inf, False,
-            complete and triangles > 0, error, unmeshed, faulty,
+            complete and triangles > 0, error, unmeshed, faulty, swept,
         )  # fmt: skip
     c = props.CentreOfMass()
     matrix = props.MatrixOfInertia()  # about the polyhedron's centroid
@@ -783,6 +826,7 @@ def _certify(
         agrees=complete and found.within_bound,
         unmeshed_faces=unmeshed,
         faulty_faces=faulty,
+        swept_unconverted=swept,
     )
 
 

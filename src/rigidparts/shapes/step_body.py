@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ from ._spec import UNREPRESENTABLE_RULE, Param, Rule, ShapeSpec, register, rule_
 
 __all__ = [
     "SPEC",
+    "CappedHolesWarning",
     "certificate",
     "check",
     "general_form",
@@ -161,6 +162,34 @@ def certificate(dimensions: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class CappedHolesWarning(UserWarning):
+    """OpenCascade's tessellation of solids of STEP file ``path`` left holes, capped in the
+    mesh drawn and exported: ``capped`` holds (solid name, holes, largest radius in m) per
+    solid. :meth:`merged` makes one warning per file of several (the command line's: a STEP
+    model's bodies are meshed one by one)."""
+
+    def __init__(self, path: str, capped: Sequence[tuple[str, int, float]]) -> None:
+        self.path = path
+        self.capped = tuple(dict.fromkeys(capped))  # a solid meshed twice: said once
+        names = ", ".join(repr(name) for name, _, _ in self.capped[:3])
+        more = f" and {len(self.capped) - 3} more" if len(self.capped) > 3 else ""
+        holes = sum(count for _, count, _ in self.capped)
+        super().__init__(
+            f"{path}: OpenCascade's tessellation of solid {names}{more} left {holes} "
+            f"hole{'s' * (holes != 1)} (radius up to {max(r for _, _, r in self.capped):.3g} "
+            "m), capped in the mesh drawn and exported; the mass properties are the B-rep's, "
+            "not this mesh's"
+        )
+
+    @classmethod
+    def merged(cls, found: Iterable[CappedHolesWarning]) -> list[CappedHolesWarning]:
+        """One warning per file for the solids of all of ``found``."""
+        by_path: dict[str, list[tuple[str, int, float]]] = {}
+        for warning in found:
+            by_path.setdefault(warning.path, []).extend(warning.capped)
+        return [cls(path, capped) for path, capped in by_path.items()]
+
+
 def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
     """The solids' tessellation as one ``trimesh.Trimesh`` in C = frame_a, metres, a closed
     shell per solid (``sections`` is unused: the deflection is the certificate's). A solid
@@ -187,16 +216,7 @@ def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
     if capped:
         import warnings
 
-        names = ", ".join(repr(name) for name, _, _ in capped[:3])
-        holes = sum(count for _, count, _ in capped)
-        more = f" and {len(capped) - 3} more" if len(capped) > 3 else ""
-        warnings.warn(
-            f"{found.path}: OpenCascade's tessellation of solid {names}{more} left "
-            f"{holes} hole{'s' * (holes != 1)} (radius up to "
-            f"{max(r for _, _, r in capped):.3g} m), capped in the mesh drawn and exported; the "
-            "mass properties are the B-rep's, not this mesh's",
-            stacklevel=4,
-        )
+        warnings.warn(CappedHolesWarning(found.path, capped), stacklevel=4)
     return trimesh.Trimesh(np.concatenate(vertices), np.concatenate(faces), process=False)
 
 
