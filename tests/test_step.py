@@ -464,7 +464,8 @@ def test_a_failed_conversion_of_swept_faces_is_a_warning_not_a_traceback(
     with pytest.warns(UserWarning, match="the result is not certified"):
         body = rp.StepBody(step=path)
     (solid,) = body.certificate["solids"].values()
-    assert not solid["agrees"] and not solid["complete"]
+    assert not solid["agrees"] and not solid["complete"] and solid["swept_unconverted"]
+    assert "OpenCascade could not convert its swept faces" in solid["left_out"][-1]
 
 
 def test_a_revolved_bspline_profile_within_opencascades_estimate(tmp_path) -> None:
@@ -607,6 +608,10 @@ def test_a_faulty_tessellation_is_never_certified(files, monkeypatch) -> None:
         body = rp.StepBody(step=files["box", "mm"])
     (solid,) = body.certificate["solids"].values()
     assert solid["faulty_faces"] == 1 and not solid["complete"] and not solid["agrees"]
+    assert solid["left_out"] == ["the mesher left 1 face with a hole or a crack"]
+    assert body.report_lines()[-1].endswith(
+        "triangles: not certified (the mesher left 1 face with a hole or a crack)"
+    )
     assert_same(body, rp.Box(length=0.25, width=0.05, height=0.1))  # the B-rep's numbers
 
 

@@ -730,7 +730,9 @@ class StepBody(Component):
             "  certificate (B-rep against its tessellation; relative differences):",
         ]
         for name, row in found["solids"].items():
-            verdict = "agrees" if row["agrees"] else "DISAGREES"
+            # a solid whose every face was meshed agrees, or is refused: only an incomplete
+            # comparison is left to disagree
+            verdict = "agrees" if row["agrees"] else f"not certified ({'; '.join(row['left_out'])})"
             lines.append(
                 f"      {name}: volume {row['volume_difference']:.1e} (bound "
                 f"{row['volume_bound']:.1e}), centre of mass "

@@ -117,6 +117,7 @@ class Certificate:
     unmeshed_faces, faulty_faces : the faces left without triangles, and with a hole or a
         crack.
     swept_unconverted : OpenCascade could not convert the solid's swept faces to B-splines.
+    left_out : (property; ``to_dict`` too) what left the comparison incomplete, in words.
     """
 
     triangles: int
@@ -131,6 +132,25 @@ class Certificate:
     unmeshed_faces: int = 0
     faulty_faces: int = 0
     swept_unconverted: bool = False
+
+    @property
+    def left_out(self) -> list[str]:
+        """What left the comparison incomplete, as phrases (none: it is complete)."""
+        if self.complete:
+            return []
+        counts = [
+            f"{count} face{'s' * (count != 1)} {what}"
+            for count, what in (
+                (self.unmeshed_faces, "untriangulated"),
+                (self.faulty_faces, "with a hole or a crack"),
+            )
+            if count
+        ]
+        why = [f"the mesher left {' and '.join(counts)}"] if counts else []
+        if self.swept_unconverted:
+            why.append("OpenCascade could not convert its swept faces, whose integrals it does "
+                       "not compute reliably")  # fmt: skip
+        return why
 
     @property
     def within_bound(self) -> bool:
@@ -153,6 +173,7 @@ class Certificate:
             "unmeshed_faces": self.unmeshed_faces,
             "faulty_faces": self.faulty_faces,
             "swept_unconverted": self.swept_unconverted,
+            "left_out": self.left_out,
         }
 
 
@@ -369,30 +390,11 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     return StepFile(shown, stated_unit, unit, factor, tuple(solids))
 
 
-def _left_out(certificate: Certificate) -> list[str]:
-    """What left ``certificate``'s comparison incomplete, as phrases (none: complete)."""
-    if certificate.complete:
-        return []
-    left = [
-        f"{count} face{'s' * (count != 1)} {what}"
-        for count, what in (
-            (certificate.unmeshed_faces, "untriangulated"),
-            (certificate.faulty_faces, "with a hole or a crack"),
-        )
-        if count
-    ]
-    why = [f"the mesher left {' and '.join(left)}"] if left else []
-    if certificate.swept_unconverted:
-        why.append("OpenCascade could not convert its swept faces, whose integrals it does "
-                   "not compute reliably")  # fmt: skip
-    return why
-
-
 def _uncertified(shown: str, solids: list[StepSolid]) -> str | None:
     """The one warning for a file's solids whose tessellation could not check them (None: all
     checked). Every such solid is counted and named (the instances of a part share its
     certificate), the reasons with the number of solids each applies to."""
-    left = [(s, _left_out(s.certificate)) for s in solids]
+    left = [(s, s.certificate.left_out) for s in solids]
     left = [(s, why) for s, why in left if why]
     if not left:
         return None
