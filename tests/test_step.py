@@ -828,6 +828,41 @@ def test_a_models_capped_holes_are_one_warning_on_the_command_line(
     assert out.is_file()
 
 
+def test_millimetres_read_as_metres_are_said_without_a_tessellation(
+    files, monkeypatch, capsys
+) -> None:
+    """``rigidparts stepbody`` on the 250 mm box read as metres: the warning that it is 250 m
+    across, from the B-rep's box (no tessellation is built for it: it takes seconds on real
+    parts, 0.6 s of an SO-101 link's 2 s)."""
+    from rigidparts.cad import step as S
+    from rigidparts.commands import main
+
+    def no_tessellation(*args):
+        raise AssertionError("tessellated")
+
+    monkeypatch.setattr(S, "tessellate", no_tessellation)
+    assert main(["stepbody", str(files["box", "mm"]), "--units", "m"]) == 0
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "across" in line]
+    assert "the body is 250 m across (over 100 m)" in line and "check --units" in line
+    assert main(["stepbody", str(files["box", "mm"])]) == 0  # 0.25 m: nothing said
+    assert "across" not in capsys.readouterr().err
+
+
+def test_a_step_bodys_extent_bounds_its_mesh(assembly) -> None:
+    """``extent``, from the solids' B-rep boxes placed (the arms turned 30 and 90 degrees): at
+    least the mesh's extent (its nodes lie on the surface), at most sqrt(3) times it plus the
+    deflection; one solid in its own axes: its box's longest side (the arm: 300 mm)."""
+    from rigidparts.shapes.step_body import extent
+
+    for solid in (None, "arm"):
+        body = rp.StepBody(step=assembly, solid=solid)
+        vertices = np.asarray(body.mesh().vertices)
+        meshed = float(np.max(np.ptp(vertices, axis=0)))
+        found = extent(body.dimensions)
+        assert meshed * (1 - 1e-12) <= found <= math.sqrt(3) * meshed + 1e-3 * found
+    assert found == pytest.approx(0.3, rel=1e-12)
+
+
 def test_capped_holes_warnings_merge_per_file() -> None:
     """``CappedHolesWarning.merged``: one per file, its solids in order, a solid meshed twice
     named once, the holes summed and the largest radius kept."""

@@ -186,8 +186,8 @@ class StepSolid:
     rotation, position : its placement, ``x_file = rotation @ x_local + position``.
     volume : m^3. centroid : m, local frame. inertia : ``J`` (m^5) about the centroid, local
     axes. area : m^2 (exact on analytic solids, else to about 1e-4: it sizes ``wall`` and the
-    certificate's bound). size : its (optimal) bounding box's diagonal, m. wall : ``2 V / A``,
-    m.
+    certificate's bound). size : its (optimal) bounding box's diagonal, m; low, high : that
+    box's corners, m, local frame. wall : ``2 V / A``, m.
     """
 
     name: str
@@ -199,6 +199,8 @@ class StepSolid:
     inertia: np.ndarray
     area: float
     size: float
+    low: np.ndarray
+    high: np.ndarray
     wall: float
     certificate: Certificate
     shape: Any = field(repr=False, compare=False)  # TopoDS_Solid, local, document unit
@@ -545,7 +547,7 @@ def _solid(
     else:
         result = _measure(name, local, factor, shown)
         measured.setdefault(key, []).append((local, result))
-    volume, centroid, inertia, area, size, wall, certificate, measured_shape = result
+    volume, centroid, inertia, area, (low, high), wall, certificate, measured_shape = result
     f = factor
     return StepSolid(
         name=name,
@@ -556,7 +558,9 @@ def _solid(
         centroid=centroid * f,
         inertia=inertia * f**5,
         area=area * f**2,
-        size=size * f,
+        size=float(np.linalg.norm(high - low)) * f,
+        low=low * f,
+        high=high * f,
         wall=wall * f,
         certificate=certificate,
         shape=measured_shape,
@@ -564,9 +568,10 @@ def _solid(
 
 
 def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...]:
-    """``(V, c, J, A, size, wall, certificate, shape)`` of a solid in its own frame (document
-    unit), ``shape`` the solid measured (swept faces as B-splines: :func:`_swept_as_bsplines`);
-    ParameterError for an open shell, no volume, a thin wall or a failed certificate."""
+    """``(V, c, J, A, (low, high), wall, certificate, shape)`` of a solid in its own frame
+    (document unit; ``low``, ``high`` its bounding box's corners), ``shape`` the solid measured
+    (swept faces as B-splines: :func:`_swept_as_bsplines`); ParameterError for an open shell,
+    no volume, a thin wall or a failed certificate."""
     from OCP.BRep import BRep_Tool
     from OCP.TopAbs import TopAbs_SHELL
     from OCP.TopExp import TopExp_Explorer
@@ -606,7 +611,7 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"{certificate.volume_bound:.2e}); a wall or feature OpenCascade loses, or a broken "
             "B-rep (check the part in its CAD tool)"
         )
-    return volume, centroid, inertia, area, size, wall, certificate, local
+    return volume, centroid, inertia, area, (lo, hi), wall, certificate, local
 
 
 def _bounds(shape: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -521,17 +521,22 @@ LARGE_EXTENT = 100.0
 def warn_large_coordinates(body: Any) -> None:
     """A warning on stderr (not an error: the user may mean it) when a body read from a file
     (a shape with a parameter of kind ``path``) is over :data:`LARGE_EXTENT` across: its
-    coordinates look like millimetres given as metres."""
+    coordinates look like millimetres given as metres. The extent is the shape's own where it
+    has one (a STEP file's B-rep boxes: its tessellation is not built for this), else its
+    mesh's."""
     import sys
 
     import numpy as np
 
     spec = body.spec
     files = [p for p in spec.params if p.kind == "path"]
-    if not files or spec.mesh is None:
+    if not files or (spec.mesh is None and spec.extent is None):
         return
-    vertices = np.asarray(spec.mesh(body.dimensions, 3).vertices)
-    extent = float(np.max(np.ptp(vertices, axis=0)))
+    if spec.extent is not None:
+        extent = spec.extent(body.dimensions)
+    else:
+        vertices = np.asarray(spec.mesh(body.dimensions, 3).vertices)
+        extent = float(np.max(np.ptp(vertices, axis=0)))
     if extent > LARGE_EXTENT:
         source = body.dimensions[files[0].name]
         shown = str(source) if isinstance(source, str | Path) else type(source).__name__

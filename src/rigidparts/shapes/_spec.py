@@ -226,6 +226,9 @@ class ShapeSpec:
     command : the command-line command (default ``name``; differs where the name is taken by
         another command, as ``mesh``).
     mesh : ``mesh(dimensions, sections) -> trimesh.Trimesh`` in C (imports trimesh itself).
+    extent : ``extent(dimensions) -> float``, the body's largest extent along C's axes (m, at
+        least the mesh's), where it is known without building the mesh (a STEP file's, whose
+        tessellation takes seconds); None: the mesh's.
     primitive : ``primitive(dimensions) -> Primitive | None``: the native primitive that is
         exactly this body (a solid box or cylinder), None when it needs a mesh.
     from_primitive : the inverse, for the file readers: ``{kind: function}``, each function
@@ -250,6 +253,7 @@ class ShapeSpec:
     end_frame: str | None = "length"
     extra_frames: ExtraFrames | None = "axial"
     mesh: Callable[[Mapping[str, float], int], Any] | None = None
+    extent: Callable[[Mapping[str, Any]], float] | None = None
     primitive: Callable[[Mapping[str, float]], Primitive | None] | None = None
     from_primitive: Mapping[str, FromPrimitive] | None = None
     command: str = ""

@@ -35,6 +35,7 @@ __all__ = [
     "CappedHolesWarning",
     "certificate",
     "check",
+    "extent",
     "general_form",
     "mesh",
     "per_solid_densities",
@@ -160,6 +161,22 @@ def certificate(dimensions: Mapping[str, Any]) -> dict[str, Any]:
         "inertia_difference": max(s.certificate.inertia for s in solids),
         "agrees": all(s.certificate.agrees for s in solids),
     }
+
+
+def extent(dimensions: Mapping[str, Any]) -> float:
+    """The body's largest extent along frame_a's axes (m) from its solids' B-rep bounding boxes
+    (OpenCascade's optimal boxes, in each solid's axes), their corners placed: at least the
+    extent of the solids and of their mesh (within the deflection), at most sqrt(3) times it
+    for a solid turned in its assembly; no tessellation built."""
+    single = dimensions["solid"] is not None
+    corners = []
+    for solid in selected(dimensions):
+        box = np.array(
+            [[(solid.low, solid.high)[k >> i & 1][i] for i in range(3)] for k in range(8)]
+        )
+        corners.append(box if single else box @ solid.rotation.T + solid.position)
+    points = np.concatenate(corners)
+    return float(np.max(np.ptp(points, axis=0)))
 
 
 class CappedHolesWarning(UserWarning):
@@ -306,6 +323,7 @@ SPEC = register(
         end_frame=None,
         extra_frames="named",
         mesh=mesh,
+        extent=extent,
         primitive=None,
         command="stepbody",
         example=example,
