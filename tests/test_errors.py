@@ -287,3 +287,45 @@ def test_error_types() -> None:
     assert str(model) == "m.toml:7: joints[1].parent='x': unknown body"
     long_value = "x" * 500
     assert len(str(rp.ParameterError("p", long_value, "too long"))) < 120
+
+
+class _Mergeable(UserWarning):
+    """A warning that merges: its texts joined."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        super().__init__(text)
+
+    @classmethod
+    def merged(cls, found):
+        return [cls(" + ".join(w.text for w in found))]
+
+
+def test_merged_warnings_hold_only_the_mergeable_and_merge_them_at_the_end() -> None:
+    """``merged_warnings``: a warning without ``merged`` is shown as it comes, the mergeable
+    ones once, merged, when the block ends, also when it fails; an ``error`` filter still
+    raises at once."""
+    import warnings
+
+    from rigidparts.errors import merged_warnings
+
+    shown: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *args, **kwargs: shown.append(str(message))
+        with merged_warnings():
+            warnings.warn(_Mergeable("a"), stacklevel=1)
+            warnings.warn("plain", stacklevel=1)
+            assert shown == ["plain"]  # shown as it came; "a" held
+            warnings.warn(_Mergeable("b"), stacklevel=1)
+        assert shown == ["plain", "a + b"]
+        shown.clear()
+        with pytest.raises(RuntimeError, match="fails"), merged_warnings():
+            warnings.warn(_Mergeable("c"), stacklevel=1)
+            raise RuntimeError("fails")
+        assert shown == ["c"]
+        shown.clear()
+        warnings.simplefilter("error", _Mergeable)
+        with pytest.raises(_Mergeable), merged_warnings():
+            warnings.warn(_Mergeable("d"), stacklevel=1)
+        assert shown == []

@@ -863,6 +863,28 @@ def test_a_step_bodys_extent_bounds_its_mesh(assembly) -> None:
     assert found == pytest.approx(0.3, rel=1e-12)
 
 
+def test_a_models_capped_holes_are_one_warning_in_python(
+    assembly, tmp_path, monkeypatch
+) -> None:
+    """The library's export meshes the assembly's bodies one by one too: it issues one
+    ``CappedHolesWarning`` for the file, naming the three solids."""
+    import warnings
+
+    from mesh_fixtures import t_junction_cube
+    from rigidparts.cad import step as S
+    from rigidparts.export import export
+    from rigidparts.shapes.step_body import CappedHolesWarning
+
+    vertices, faces = t_junction_cube(0.0)
+    monkeypatch.setattr(S, "tessellate", lambda shape, deflection: (vertices, faces[1:]))
+    model = rp.load_model(assembly)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        export(model, tmp_path / "robot.urdf")
+    capped = [w.message for w in caught if isinstance(w.message, CappedHolesWarning)]
+    assert [[name for name, _, _ in w.capped] for w in capped] == [["plate", "arm", "arm_2"]]
+
+
 def test_capped_holes_warnings_merge_per_file() -> None:
     """``CappedHolesWarning.merged``: one per file, its solids in order, a solid meshed twice
     named once, the holes summed and the largest radius kept."""

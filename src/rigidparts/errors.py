@@ -8,9 +8,12 @@ parameter (by its keyword), the value given and the rule it broke, e.g.::
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ModelError", "ParameterError"]
+__all__ = ["ModelError", "ParameterError", "merged_warnings"]
 
 
 class ParameterError(ValueError):
@@ -83,3 +86,29 @@ def _long_integer(value: int, digits: str | None) -> str:
     sign = "-" if value < 0 else ""
     mantissa = f"{digits[0]}.{digits[1:5]}"
     return f"{sign}{mantissa}e+{len(digits) - 1} (a {len(digits)}-digit integer)"
+
+
+@contextlib.contextmanager
+def merged_warnings() -> Iterator[None]:
+    """Warnings issued in the block whose class has a ``merged(warnings) -> list`` classmethod
+    (:class:`rigidparts.shapes.step_body.CappedHolesWarning`: a STEP model's bodies meshed one
+    by one, one warning each) held and issued merged when the block ends (also when it
+    fails); every other warning shown as it comes. Held at display, after the filters: an
+    ``error`` filter still raises at once, and a warning the filters hide is not held."""
+    held: dict[type, list[Warning]] = {}
+    previous = warnings.showwarning
+
+    def hold(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        if isinstance(message, Warning) and hasattr(category, "merged"):
+            held.setdefault(category, []).append(message)
+        else:
+            previous(message, category, *args, **kwargs)
+
+    warnings.showwarning = hold
+    try:
+        yield
+    finally:
+        warnings.showwarning = previous
+        for category, found in held.items():
+            for merged in category.merged(found):
+                warnings.warn(merged, stacklevel=3)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .. import progress
-from ..errors import ParameterError
+from ..errors import ParameterError, merged_warnings
 from ..fileio import (
     Terminated,
     clear_interrupt,
@@ -182,7 +182,7 @@ def _run(argv: Sequence[str] | None) -> int:
             handler: Callable[[argparse.Namespace], int] = args.handler
             with (
                 forcing(bool(getattr(args, "force", False))),
-                _held_warnings(),
+                merged_warnings(),  # one warning per file for a model's meshes
                 _terminal_progress(),
             ):
                 status = handler(args)
@@ -206,30 +206,6 @@ def _run(argv: Sequence[str] | None) -> int:
     except Terminated as exc:
         _error("terminated")
         return int(exc.code or 143)
-
-
-@contextlib.contextmanager
-def _held_warnings() -> Iterator[None]:
-    """Warnings that merge (their class has ``merged``: a STEP model's bodies, meshed one by
-    one, each with holes capped) held while the command runs and shown merged, one per file,
-    when it ends or fails (before the error's line); the others shown as they come."""
-    held: dict[type, list[Warning]] = {}
-
-    def show(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        if isinstance(message, Warning) and hasattr(category, "merged"):
-            held.setdefault(category, []).append(message)
-        else:
-            _show_warning(message, category)
-
-    previous = warnings.showwarning
-    warnings.showwarning = show
-    try:
-        yield
-    finally:
-        warnings.showwarning = previous
-        for category, found in held.items():
-            for merged in category.merged(found):
-                _show_warning(merged, category)
 
 
 @contextlib.contextmanager

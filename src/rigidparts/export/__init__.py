@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import ParameterError
+from ..errors import ParameterError, merged_warnings
 from ..fileio import check_output, forcing
 from ..model import Model
 from ._common import (
@@ -126,13 +126,15 @@ def export(
     A tree deeper than MuJoCo builds (:data:`._common.MUJOCO_MAX_BODY_DEPTH` nested bodies) is
     checked first: as MJCF a :class:`~rigidparts.ModelError` naming the body (nothing is
     written); in the other formats (which MuJoCo reads too) a :class:`MuJoCoDepthWarning`, and
-    the file is written for the engines without that limit."""
+    the file is written for the engines without that limit. Warnings that merge (the capped
+    holes of a STEP model's meshes, one per body) are issued once per file, at the end
+    (:func:`rigidparts.errors.merged_warnings`)."""
     chosen = check_format(path, format)
     check_output(path, force=force, folder_too=mesh_folder(path)[1])
     depth_warning = mujoco_depth_warning(model, chosen)
     if depth_warning is not None:
         warnings.warn(MuJoCoDepthWarning(depth_warning), stacklevel=2)
-    with forcing(force):
+    with forcing(force), merged_warnings():  # a STEP model's capped meshes: one warning
         return WRITERS[chosen](model, path, sections=sections)
 
 

@@ -80,7 +80,7 @@ from typing import Any
 import numpy as np
 
 from ..component import Component
-from ..errors import ParameterError
+from ..errors import ParameterError, merged_warnings
 from ..transforms import matrix_to_quaternion
 from .geometry import SHARP_ANGLE, PlacedBody, eye_direction, frame_triads, inertia_ellipsoid
 from .labels import merge_coincident
@@ -1033,7 +1033,11 @@ def write_html(target: Any, path: Any, *, result: Any = None, **options: Any) ->
     opts = _options(options)
     require_viewer()  # a missing extra fails before any work
     check_output(target_path, force=opts["force"])
-    with Status(f"writing {target_path.name}", enabled=opts["progress"]) as status:
+    # (merged_warnings: a STEP model's capped meshes, one warning per body: one per file)
+    with (
+        merged_warnings(),
+        Status(f"writing {target_path.name}", enabled=opts["progress"]) as status,
+    ):
         scene = html_scene(target, result=result, status=status, **options)
         status.update(f"writing {target_path.name}: the page")
         text = page(scene, scene["title"], scene["heading"])
