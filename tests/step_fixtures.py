@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 #: OpenCascade's unit names for STEPControl_Writer's "write.step.unit".
-UNIT_NAMES = {"mm": "MM", "m": "M", "in": "INCH"}
+UNIT_NAMES = {"mm": "MM", "m": "M", "in": "INCH", "um": "UM"}
 
 
 def _quiet() -> None:

@@ -121,8 +121,16 @@ def test_a_file_without_a_unit_needs_units_and_units_scale_it(files, tmp_path) -
     assert inches.volume == pytest.approx(box.volume * 25.4**3, rel=RTOL)
     assert inches.certificate["stated_unit"] is None
     # a given unit overrides the file's: its numbers reinterpreted
-    override = rp.StepBody(step=files["box", "mm"], units="m")
+    with pytest.warns(UserWarning, match=r"units='m' overrides the unit the file states "
+                      r"\(millimetre\): .* lengths 1000 times larger"):  # fmt: skip
+        override = rp.StepBody(step=files["box", "mm"], units="m")
     assert override.volume == pytest.approx(box.volume * 1e9, rel=RTOL)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the unit the file states, given again: nothing said
+        same = rp.StepBody(step=files["box", "mm"], units="millimetre")
+    assert same.volume == pytest.approx(box.volume, rel=RTOL)
 
 
 @pytest.fixture(scope="module")
@@ -334,6 +342,26 @@ def test_per_solid_materials(assembly) -> None:
     scaled = rp.StepBody(step=assembly, material={"plate": "aluminium", "*": "steel"}, mass=1.0)
     assert scaled.mass == 1.0
     np.testing.assert_allclose(scaled.center_of_mass, reference.center_of_mass, atol=1e-14)
+    with pytest.raises(rp.ParameterError, match=r"unknown material; did you mean") as info:
+        rp.StepBody(step=assembly, materials="plate=unobtainium,*=steel")
+    assert info.value.parameter == "material['plate']"
+    with pytest.raises(rp.ParameterError, match="names solid 'plate' twice"):
+        rp.StepBody(step=assembly, materials="plate=aluminium,plate=steel,*=steel")
+    # an assembly read as a model checks its map as the body does
+    from rigidparts.formats.step import load_model
+
+    unnamed = {"wheel": "steel", "*": "steel"}
+    for bad, rule in (({"plate": "aluminium"}, "needs a material for every solid"),
+                      (unnamed, "must name solids of the file")):  # fmt: skip
+        with pytest.raises(rp.ModelError, match=rule):
+            load_model(assembly, material=bad)
+    model = load_model(assembly, material={"plate": "aluminium", "*": "steel"})
+    assert [b.density for b in model.bodies.values()] == [2700.0, 7860.0, 7860.0]
+    # the map as text and a material for all: which one? refused, as the map and material={}
+    for material in ("aluminium", {"plate": "aluminium", "*": "steel"}):
+        with pytest.raises(rp.ParameterError, match=r"give it or material=.*, not both") as info:
+            rp.StepBody(step=assembly, materials="plate=aluminium,*=steel", material=material)
+        assert info.value.parameter == "materials"
 
 
 def test_analytic_faces_trimmed_by_bspline_edges_are_integrated_adaptively(tmp_path) -> None:
@@ -517,7 +545,7 @@ def test_the_certificates_integrals_are_the_polyhedrons(files, name) -> None:
     # and the certificate reports that polyhedron's difference from the B-rep
     certificate = rp.StepBody(step=files[name, "mm"]).certificate
     assert certificate["volume_difference"] == pytest.approx(
-        abs(ours.volume - solid.volume) / solid.volume, rel=1e-6)  # fmt: skip
+        abs(ours.volume * found.factor**3 - solid.volume) / solid.volume, rel=1e-6)  # fmt: skip
 
 
 def _square_with_triangles(dropped: tuple[int, ...]):
@@ -651,6 +679,33 @@ def test_an_assemblys_uncertified_solids_are_one_warning(assembly, monkeypatch) 
         f"{assembly}: solid 'plate': the mesher left 1 face with a hole or a crack, so its "
     )
     assert [s.certificate.complete for s in read.solids] == [False, True, True]
+
+
+@pytest.mark.parametrize(("side", "unit"), [(0.01, "mm"), (1e-4, "mm"), (10.0, "um")])
+def test_tiny_parts_are_measured_in_their_own_unit(tmp_path, side, unit) -> None:
+    """Boxes of ``side x 2 side x 3 side`` down to 0.1 um: read in the file's own unit, which
+    OpenCascade's fixed precision (1e-7 of the document's unit) was drawn against, they match
+    the closed form and are certified (read into metres, the 0.01 mm box's certificate asked
+    OpenCascade's mesher for a deflection below its precision: a traceback)."""
+    path = F.write_shape(F.box(side, 2 * side, 3 * side), tmp_path / "tiny.step", unit)
+    body = rp.StepBody(step=path, density=1000.0)
+    k = {"mm": 1e-3, "um": 1e-6}[unit]
+    assert_same(body, rp.Box(length=side * k, width=2 * side * k, height=3 * side * k,
+                             density=1000.0))  # fmt: skip
+    ((_, solid),) = body.certificate["solids"].items()
+    assert solid["agrees"]
+
+
+def test_a_part_below_opencascades_precision_is_one_line(tmp_path) -> None:
+    """A box 1e-5 of the file's unit: its certificate's deflection would fall below
+    OpenCascade's precision (1e-7 of the unit): refused, naming the file, the solid and the
+    way out, exit 2 on the command line."""
+    from rigidparts.commands import main
+
+    path = F.write_shape(F.box(1e-5, 2e-5, 3e-5), tmp_path / "dust.step", "mm")
+    with pytest.raises(rp.ParameterError, match=r"OpenCascade's precision .*smaller unit"):
+        rp.StepBody(step=path)
+    assert main(["stepbody", str(path)]) == 2
 
 
 @pytest.mark.parametrize("wall", [1e-4, 1e-5, 1e-6])
@@ -810,7 +865,8 @@ def test_a_models_capped_holes_are_one_warning_on_the_command_line(
 ) -> None:
     """Exporting an assembly meshes its bodies one by one, each solid's capped hole a warning
     (``CappedHolesWarning``): the command line shows one for the file, naming every solid and
-    counting their holes, once the export is written."""
+    counting their holes, once the export is written. (The unit cube given as the mesher's is
+    in the document's unit, the file's millimetres.)"""
     from mesh_fixtures import t_junction_cube
     from rigidparts.cad import step as S
     from rigidparts.commands import main
@@ -822,7 +878,7 @@ def test_a_models_capped_holes_are_one_warning_on_the_command_line(
     lines = capsys.readouterr().err.splitlines()
     assert [line for line in lines if "capped" in line] == [
         f"warning: {assembly}: OpenCascade's tessellation of solid 'plate', 'arm', 'arm_2' left "
-        "3 holes (radius up to 0.745 m), capped in the mesh drawn and exported; the mass "
+        "3 holes (radius up to 0.000745 m), capped in the mesh drawn and exported; the mass "
         "properties are the B-rep's, not this mesh's"
     ]
     assert out.is_file()

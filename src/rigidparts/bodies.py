@@ -689,8 +689,12 @@ class StepBody(Component):
             from .shapes.step_body import per_solid_densities
 
             given = materials if materials is not None else material
-            if materials is not None and isinstance(material, Mapping):
-                raise ParameterError("materials", materials, "give material={...} or materials")
+            if materials is not None and material is not DEFAULT_MATERIAL:
+                raise ParameterError(
+                    "materials",
+                    materials,
+                    f"gives every solid its material: give it or material={material!r}, not both",
+                )
             if self.spec.check(step, units, solid, None):
                 self._build((step, units, solid, None), DEFAULT_MATERIAL, None, None)
             dims = {"step": step, "units": units, "solid": solid, "materials": None}

@@ -23,10 +23,13 @@ spheres and tubes (where its estimate says 1e-16), 2e-7 on a revolved B-spline p
 its estimate is right), and on an extruded one the volume exact and the centroid 2e-10 of
 the size off.
 
-Units: the reader converts the file's coordinates to the document's length unit; the file's
-own unit (its ``SI_UNIT`` / ``CONVERSION_BASED_UNIT`` in the representation context, read with
-``STEPControl_Reader.FileUnits``) is reported. A file that states no unit needs ``units``; a
-``units`` that differs from the file's overrides it (the coordinates are reinterpreted).
+Units: the file's own unit (its ``SI_UNIT`` / ``CONVERSION_BASED_UNIT`` in the
+representation context, read with ``STEPControl_Reader.FileUnits``) is the document's, so
+that OpenCascade holds the coordinates as written and its fixed precision (1e-7 of the unit)
+keeps the scale the part was drawn at; results are scaled to SI. A solid too small for that
+precision to leave room for the certificate's tessellation is refused. A file that states no
+unit needs ``units``; a ``units`` that differs from the file's overrides it (the coordinates
+are reinterpreted).
 
 Every solid is certified: it is tessellated (``BRepMesh_IncrementalMesh``, linear deflection
 ``delta = DEFLECTION * size``) and the exact integrals of that polyhedron (OpenCascade's own
@@ -73,6 +76,10 @@ __all__ = [
     "read_step",
     "require_ocp",
 ]
+
+#: OpenCascade's geometric precision (``Precision::Confusion``), in the document's unit: its
+#: mesher refuses a deflection below it.
+_PRECISION = 1e-7
 
 #: Relative error asked of OpenCascade's adaptive integration.
 INTEGRATION_EPS = 1e-12
@@ -344,9 +351,12 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
             "part was drawn in, e.g. units='mm')",
         )
     doc = TDocStd_Document(TCollection_ExtendedString("XmlOcaf"))
-    # The coordinates converted to metres by the reader (a file stating no unit: its numbers
-    # as they are; units= scales them below).
-    XCAFDoc_DocumentTool.SetLengthUnit_s(doc, 1.0)
+    # The document in the file's own unit: its coordinates as written, so that OpenCascade's
+    # fixed tolerances (1e-7 of the document's unit: its mesher refuses a smaller deflection)
+    # keep the size the part's author drew in (a 0.01 mm part in metres was below them). A
+    # file stating no unit: its numbers as they are.
+    read_as = stated_m if stated_m is not None else 1.0  # metres per document unit
+    XCAFDoc_DocumentTool.SetLengthUnit_s(doc, read_as)
     try:
         if not reader.Transfer(doc):
             raise defect("holds nothing OpenCascade can transfer (no shapes)")
@@ -354,15 +364,21 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
         raise
     except Exception as exc:
         raise defect(f"cannot be transferred by OpenCascade: {type(exc).__name__}") from None
-    # metres per file unit as read (no unit stated: the numbers are taken as they are)
-    read_as = stated_m if stated_m is not None else 1.0
     if units is not None:
         given = _unit_metres(units)
         assert given is not None
-        factor = given / read_as  # the file's numbers reinterpreted in the given unit
+        factor = given  # the file's numbers reinterpreted in the given unit
         unit = units
+        if stated_m is not None and not math.isclose(given, stated_m, rel_tol=1e-12):
+            ratio = given / stated_m
+            warnings.warn(
+                f"{shown}: units={units!r} overrides the unit the file states ({stated_unit}): "
+                f"its coordinates are read as {units}, its lengths "
+                f"{max(ratio, 1 / ratio):.6g} times {'larger' if ratio > 1 else 'smaller'}",
+                stacklevel=3,
+            )
     else:
-        factor = 1.0
+        factor = read_as
         unit = stated_unit or ""
     leaves = _leaves(doc, shown, path.stem)
     if not leaves:
@@ -600,6 +616,12 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"{size * factor:.3g} m size, estimated as 2 V / A): OpenCascade's integrals lose "
             f"walls thinner than {THIN_WALL:g} of the part; model the wall as a thin shell "
             "(rp.RigidBody) or thicken it"
+        )
+    if DEFLECTION * size <= 2.0 * _PRECISION:  # the mesher refuses a deflection below it
+        raise defect(
+            f"is {size * factor:.3g} m across, {size:.3g} of the file's unit: OpenCascade's "
+            f"precision ({_PRECISION:g} of the unit) leaves no room for the certificate's "
+            f"tessellation (within {DEFLECTION:g} of the size); write the part in a smaller unit"
         )
     certificate = _certify(local, volume, centroid, inertia, area, size, error, swept)
     if certificate.unmeshed_faces == 0 and not certificate.within_bound:

@@ -307,7 +307,8 @@ def add_model_file_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--step-units",
         metavar="UNIT",
-        help="the length unit of a STEP file that states none (mm, m, in, ...)",
+        help="the length unit of a STEP file that states none (mm, m, in, ...; one that "
+        "differs from the file's overrides it, with a warning)",
     )
 
 

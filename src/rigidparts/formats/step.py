@@ -84,6 +84,15 @@ def load_model(
         model.add_body(name, whole)
         model.add_joint(model_name(f"world_to_{name}", used), "fixed", "world", name)
         return model
+    if isinstance(material, Mapping):  # checked as rp.StepBody checks it: names, coverage
+        from ..shapes.step_body import per_solid_densities
+
+        try:
+            per_solid_densities(
+                {"step": path, "units": units, "solid": None, "materials": None}, material
+            )
+        except ParameterError as exc:
+            raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
     root: tuple[str, Any] | None = None
     for solid in found.solids:
         if isinstance(material, Mapping):

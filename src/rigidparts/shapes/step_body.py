@@ -303,7 +303,8 @@ SPEC = register(
             Param(
                 "units",
                 None,
-                "length unit of the file's coordinates, when the file states none (mm, m, in)",
+                "length unit of the file's coordinates, when the file states none (mm, m, in; "
+                "one that differs from the file's overrides it, with a warning)",
                 kind="text",
             ),
             Param("solid", None, "one solid of the file by name (default: all)", kind="text"),
@@ -349,6 +350,10 @@ def per_solid_densities(
                 raise ParameterError(
                     "materials", materials, "must be 'NAME=MATERIAL,NAME=MATERIAL' (solid names)"
                 )
+            if name.strip() in pairs:
+                raise ParameterError(
+                    "materials", materials, f"names solid {name.strip()!r} twice"
+                )
             pairs[name.strip()] = value.strip()
         materials = pairs
     if not isinstance(materials, Mapping) or not materials:
@@ -362,7 +367,10 @@ def per_solid_densities(
         else:
             try:
                 rho = resolve_density(value, None, None)[0]
-            except (ParameterError, TypeError):
+            except (ParameterError, TypeError) as exc:
+                if isinstance(exc, ParameterError) and not any(c.isdigit() for c in str(value)):
+                    # a word, not a quantity: the material table's error (did you mean ...?)
+                    raise ParameterError(f"material[{key!r}]", value, exc.rule) from None
                 rho = to_si(f"material[{key!r}]", value, "density")
         if not 0.0 < rho < math.inf:
             raise ParameterError(f"material[{key!r}]", value, "must give a positive density")
