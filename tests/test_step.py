@@ -752,6 +752,42 @@ def bad_files(folder: Path, good: Path) -> dict[str, tuple[Path, str]]:
     return out
 
 
+def _box_faces(box) -> list:
+    from OCP.TopAbs import TopAbs_FACE
+    from OCP.TopExp import TopExp_Explorer
+
+    faces, explorer = [], TopExp_Explorer(box, TopAbs_FACE)
+    while explorer.More():
+        faces.append(explorer.Current())
+        explorer.Next()
+    return faces
+
+
+def test_shells_and_faces_in_no_solid_are_counted(tmp_path) -> None:
+    """A box's shell with one face left out (no solid): refused, naming the open shell and its
+    faces; a solid with a loose face beside it (one compound): the solid measured, exactly, and
+    the face counted in a warning, never dropped silently."""
+    from OCP.BRep import BRep_Builder
+    from OCP.TopoDS import TopoDS_Compound, TopoDS_Shell
+
+    builder = BRep_Builder()
+    shell = TopoDS_Shell()
+    builder.MakeShell(shell)
+    for face in _box_faces(F.box(10.0, 20.0, 30.0))[:5]:
+        builder.Add(shell, face)
+    path = F.write_shape(shell, tmp_path / "open.step", "mm")
+    with pytest.raises(rp.ParameterError, match=r"holds no solids: only 1 open shell of 5 faces;"):
+        rp.StepBody(step=path)
+    compound = TopoDS_Compound()
+    builder.MakeCompound(compound)
+    builder.Add(compound, F.box(10.0, 20.0, 30.0))
+    builder.Add(compound, _box_faces(F.box(50.0, 50.0, 50.0))[0])
+    path = F.write_shape(compound, tmp_path / "mixed.step", "mm")
+    with pytest.warns(UserWarning, match=r"left out: 1 open shell of 1 face beside its solids"):
+        body = rp.StepBody(step=path, density=1000.0)
+    assert_same(body, rp.Box(length=0.01, width=0.02, height=0.03, density=1000.0))
+
+
 def test_bad_files_are_one_line_errors_naming_the_file(files, tmp_path) -> None:
     for what, (path, match) in bad_files(tmp_path, files["box", "mm"]).items():
         with pytest.raises(rp.ParameterError, match=match) as info:

@@ -381,15 +381,16 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
         factor = read_as
         unit = stated_unit or ""
     leaves = _leaves(doc, shown, path.stem)
+    loose = _loose_surfaces(doc)
     if not leaves:
-        shells, faces = _surfaces(doc)
-        what = (
-            f": only {shells} shell{'s' * (shells != 1)} and {faces} faces (surfaces bound no "
-            "volume)"
-            if faces
-            else ""
-        )
+        what = f": only {loose}" if loose else ""
         raise defect(f"holds no solids{what}; a STEP part must hold at least one closed solid")
+    if loose:  # measured are the solids: what lies beside them is said, never dropped silently
+        warnings.warn(
+            f"{shown}: left out: {loose} beside its solids, in none of them (only solids are "
+            "measured)",
+            stacklevel=3,
+        )
     solids = []
     used: dict[str, int] = {}
     measured: dict[int, list[tuple[Any, tuple[Any, ...]]]] = {}  # instances measured once
@@ -513,25 +514,37 @@ def _leaves(doc: Any, shown: str, stem: str) -> list[tuple[str, tuple[str, ...],
     return out
 
 
-def _surfaces(doc: Any) -> tuple[int, int]:
-    """``(shells, faces)`` in the document's free shapes (a file without solids)."""
+def _loose_surfaces(doc: Any) -> str:
+    """The shells and faces of the document's free shapes that are in no solid, in words
+    (``"1 open shell of 5 faces"``, ``"2 faces"``; empty: none)."""
+    from OCP.BRep import BRep_Tool
     from OCP.OCP import collections as occ
-    from OCP.TopAbs import TopAbs_FACE, TopAbs_SHELL
+    from OCP.TopAbs import TopAbs_FACE, TopAbs_SHELL, TopAbs_SOLID
     from OCP.TopExp import TopExp_Explorer
     from OCP.XCAFDoc import XCAFDoc_DocumentTool
 
     tool = XCAFDoc_DocumentTool.ShapeTool_s(doc.Main())
     free = occ.Sequence_TDF_Label()
     tool.GetFreeShapes(free)
-    counts = [0, 0]
+    shells = open_shells = faces = 0
     for i in range(1, len(free) + 1):
         shape = tool.GetShape_s(free.Value(i))
-        for k, kind in enumerate((TopAbs_SHELL, TopAbs_FACE)):
-            explorer = TopExp_Explorer(shape, kind)
-            while explorer.More():
-                counts[k] += 1
-                explorer.Next()
-    return counts[0], counts[1]
+        explorer = TopExp_Explorer(shape, TopAbs_SHELL, TopAbs_SOLID)  # not inside a solid
+        while explorer.More():
+            shells += 1
+            open_shells += not BRep_Tool.IsClosed_s(explorer.Current())
+            explorer.Next()
+        explorer = TopExp_Explorer(shape, TopAbs_FACE, TopAbs_SOLID)
+        while explorer.More():
+            faces += 1
+            explorer.Next()
+    if not faces:
+        return ""
+    face_words = f"{faces} face{'s' * (faces != 1)}"
+    if not shells:
+        return face_words
+    kind = "open " if open_shells == shells else ""
+    return f"{shells} {kind}shell{'s' * (shells != 1)} of {face_words}"
 
 
 def _solid(
