@@ -788,6 +788,28 @@ def test_shells_and_faces_in_no_solid_are_counted(tmp_path) -> None:
     assert_same(body, rp.Box(length=0.01, width=0.02, height=0.03, density=1000.0))
 
 
+def test_unnamed_solids_are_named_after_the_file(tmp_path) -> None:
+    """Two boxes in one compound, their products unnamed (OpenCascade's placeholder): named
+    after the file, ``pair_1`` and ``pair_2``, alike in the body's certificate and in the
+    model (not after the instance ids '1', '2' the writer numbers, which another file
+    numbers otherwise)."""
+    from OCP.BRep import BRep_Builder
+    from OCP.gp import gp_Trsf, gp_Vec
+    from OCP.TopLoc import TopLoc_Location
+    from OCP.TopoDS import TopoDS_Compound
+
+    builder = BRep_Builder()
+    compound = TopoDS_Compound()
+    builder.MakeCompound(compound)
+    move = gp_Trsf()
+    move.SetTranslation(gp_Vec(100.0, 0.0, 0.0))
+    builder.Add(compound, F.box(10.0, 20.0, 30.0))
+    builder.Add(compound, F.box(10.0, 20.0, 30.0).Moved(TopLoc_Location(move)))
+    path = F.write_shape(compound, tmp_path / "pair.step", "mm")
+    assert list(rp.StepBody(step=path).certificate["solids"]) == ["pair_1", "pair_2"]
+    assert list(rp.load_model(path).bodies) == ["pair_1", "pair_2"]
+
+
 def test_bad_files_are_one_line_errors_naming_the_file(files, tmp_path) -> None:
     for what, (path, match) in bad_files(tmp_path, files["box", "mm"]).items():
         with pytest.raises(rp.ParameterError, match=match) as info:

@@ -492,7 +492,12 @@ def _leaves(doc: Any, shown: str, stem: str) -> list[tuple[str, tuple[str, ...],
                 referred = TDF_Label()
                 tool.GetReferredShape_s(component, referred)
                 placed = trsf.Multiplied(tool.GetLocation_s(component).Transformation())
-                own = _name(referred) or _name(component) or f"solid{len(out) + 1}"
+                # an instance's own name when its part has none, unless it is the file's
+                # instance id (a number: '1', '2' from OpenCascade's writer, not stable)
+                instance = _name(component)
+                if instance is not None and instance.isdigit():
+                    instance = None
+                own = _name(referred) or instance or f"{stem}_{len(out) + 1}"
                 walk(referred, placed, (*names, own), depth + 1)
             return
         shape = tool.GetShape_s(label)
