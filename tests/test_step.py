@@ -961,6 +961,23 @@ def test_millimetres_read_as_metres_are_said_without_a_tessellation(
     assert main(["stepbody", str(files["box", "mm"])]) == 0  # 0.25 m: nothing said
     assert "across" not in capsys.readouterr().err
 
+def test_a_models_bodies_in_the_wrong_unit_are_one_warning(assembly, tmp_path, capsys) -> None:
+    """``rigidparts export`` (and ``view``, ``simulate``: one loader) of the assembly read as
+    metres: one warning naming the bodies over 100 m across, the widest 300 m (the arm, a
+    300 mm cylinder); in its own unit nothing."""
+    from rigidparts.commands import main
+
+    out = tmp_path / "robot.xml"
+    assert main(["export", str(assembly), "--step-units", "m", "-o", str(out)]) == 0
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "across" in line]
+    assert line == (
+        f"warning: {assembly}: bodies 'plate', 'arm', 'arm_2' (read from files) are up to 300 m "
+        "across (over 100 m): coordinates look like millimetres given as metres; check the "
+        "units (--step-units for a STEP file)"
+    )
+    assert main(["export", str(assembly), "-o", str(out)]) == 0
+    assert "across" not in capsys.readouterr().err
+
 
 def test_a_step_bodys_extent_bounds_its_mesh(assembly) -> None:
     """``extent``, from the solids' B-rep boxes placed (the arms turned 30 and 90 degrees): at

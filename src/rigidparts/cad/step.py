@@ -348,7 +348,8 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
             "units",
             None,
             f"must be given for {shown}: the file states no length unit (give the unit the "
-            "part was drawn in, e.g. units='mm')",
+            "part was drawn in: units='mm'; on the command line --units mm, or --step-units mm "
+            "for export, view and simulate)",
         )
     doc = TDocStd_Document(TCollection_ExtendedString("XmlOcaf"))
     # The document in the file's own unit: its coordinates as written, so that OpenCascade's

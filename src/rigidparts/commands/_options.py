@@ -43,6 +43,7 @@ __all__ = [
     "check_not_input",
     "check_output",
     "check_suffix",
+    "file_extent",
     "format_table",
     "load_model_file",
     "model_inputs",
@@ -316,9 +317,28 @@ def load_model_file(path: str, args: argparse.Namespace) -> Any:
     """The model of file ``path`` with the options of :func:`add_model_file_options`."""
     from ..formats import load_model
 
-    return load_model(
+    model = load_model(
         path, search_path=args.search_path, as_one_body=args.as_one_body, units=args.step_units
     )
+    large = [(name, extent) for name, body in model.bodies.items()
+             if (extent := file_extent(body)) is not None and extent > LARGE_EXTENT]  # fmt: skip
+    if large:  # one line for the model (a STEP assembly in the wrong unit: every solid)
+        import sys
+
+        names = ", ".join(repr(name) for name, _ in large[:3])
+        more = f" and {len(large) - 3} more" if len(large) > 3 else ""
+        widest = max(e for _, e in large)
+        which = (
+            f"bodies {names}{more} (read from files) are up to {widest:.6g} m across"
+            if len(large) > 1
+            else f"body {names} (read from a file) is {widest:.6g} m across"
+        )
+        print(
+            f"warning: {path}: {which} (over {LARGE_EXTENT:g} m): coordinates look like "
+            "millimetres given as metres; check the units (--step-units for a STEP file)",
+            file=sys.stderr,
+        )
+    return model
 
 
 # -- body options -------------------------------------------------------------------------------
@@ -519,26 +539,33 @@ def body_from_args(shape: str | ShapeSpec, args: argparse.Namespace) -> Any:
 LARGE_EXTENT = 100.0
 
 
-def warn_large_coordinates(body: Any) -> None:
-    """A warning on stderr (not an error: the user may mean it) when a body read from a file
-    (a shape with a parameter of kind ``path``) is over :data:`LARGE_EXTENT` across: its
-    coordinates look like millimetres given as metres. The extent is the shape's own where it
-    has one (a STEP file's B-rep boxes: its tessellation is not built for this), else its
-    mesh's."""
-    import sys
-
+def file_extent(body: Any) -> float | None:
+    """The largest extent (m) along frame_a's axes of a body read from a file (a shape with a
+    parameter of kind ``path``): the shape's own where it has one (a STEP file's B-rep boxes:
+    its tessellation is not built for this), else its mesh's; None for other bodies."""
     import numpy as np
 
     spec = body.spec
-    files = [p for p in spec.params if p.kind == "path"]
-    if not files or (spec.mesh is None and spec.extent is None):
-        return
+    if not any(p.kind == "path" for p in spec.params):
+        return None
     if spec.extent is not None:
-        extent = spec.extent(body.dimensions)
-    else:
-        vertices = np.asarray(spec.mesh(body.dimensions, 3).vertices)
-        extent = float(np.max(np.ptp(vertices, axis=0)))
-    if extent > LARGE_EXTENT:
+        return float(spec.extent(body.dimensions))
+    if spec.mesh is None:
+        return None
+    vertices = np.asarray(spec.mesh(body.dimensions, 3).vertices)
+    return float(np.max(np.ptp(vertices, axis=0)))
+
+
+def warn_large_coordinates(body: Any) -> None:
+    """A warning on stderr (not an error: the user may mean it) when a body read from a file
+    (a shape with a parameter of kind ``path``) is over :data:`LARGE_EXTENT` across: its
+    coordinates look like millimetres given as metres (the extent: :func:`file_extent`)."""
+    import sys
+
+    spec = body.spec
+    files = [p for p in spec.params if p.kind == "path"]
+    extent = file_extent(body)
+    if extent is not None and extent > LARGE_EXTENT:
         source = body.dimensions[files[0].name]
         shown = str(source) if isinstance(source, str | Path) else type(source).__name__
         units = [_option_name(p) for p in spec.params if p.kind == "text"]
