@@ -788,6 +788,25 @@ def test_shells_and_faces_in_no_solid_are_counted(tmp_path) -> None:
     assert_same(body, rp.Box(length=0.01, width=0.02, height=0.03, density=1000.0))
 
 
+def test_a_part_placed_twice_at_one_place_is_said(tmp_path) -> None:
+    """An arm placed twice at one place (a copy pasted in place): both counted, as placed, and
+    one warning naming the pair; the same arm moved by 1e-6 of its size: nothing said."""
+    import warnings
+
+    arm = F.cylinder(300.0, 20.0)
+    at = (10.0, 20.0, 30.0)
+    parts = [("arm", arm, at, 0.5), ("arm", arm, at, 0.5)]
+    path = F.write_assembly(parts, tmp_path / "twice.step", "mm")
+    with pytest.warns(UserWarning, match=r"solids 'arm' and 'arm_2' are one part placed twice"):
+        body = rp.StepBody(step=path, density=1000.0)
+    assert body.mass == pytest.approx(2 * 1000.0 * math.pi * 0.02**2 * 0.3, rel=RTOL)
+    moved = (10.0, 20.0, 30.0 + 3e-4)  # 1e-6 of the arm's size, 300 mm
+    path = F.write_assembly([parts[0], ("arm", arm, moved, 0.5)], tmp_path / "two.step", "mm")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rp.StepBody(step=path)
+
+
 def test_unnamed_solids_are_named_after_the_file(tmp_path) -> None:
     """Two boxes in one compound, their products unnamed (OpenCascade's placeholder): named
     after the file, ``pair_1`` and ``pair_2``, alike in the body's certificate and in the
