@@ -106,8 +106,12 @@ def test_an_impossible_inertia_is_refused_with_file_line_and_link(tmp_path: Path
 
 
 def test_unknown_suffix_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(rp.ModelError, match=r"unknown model file suffix '\.foo'"):
+    """The suffixes named are every model file rp.load_model reads: the robot formats, TOML
+    and STEP."""
+    with pytest.raises(rp.ModelError, match=r"unknown model file suffix '\.foo'") as info:
         rp.load_model(tmp_path / "robot.foo")
+    named = str(info.value).split("one of ")[1].split(", ")
+    assert {".toml", ".step", ".stp", ".urdf", ".xml", ".sdf", ".usda"} <= set(named)
 
 
 @pytest.mark.parametrize("suffix", [".urdf", ".sdf", ".xml"])

@@ -117,6 +117,11 @@ def test_a_file_without_a_unit_needs_units_and_units_scale_it(files, tmp_path) -
     assert info.value.parameter == "units"
     box = rp.Box(length=0.25, width=0.05, height=0.1)
     assert rp.StepBody(step=bare, units="mm").volume == pytest.approx(box.volume, rel=RTOL)
+    # in capitals, as STEP files spell units ('MM', 'INCH'); pint's own names first ('Mm')
+    assert rp.StepBody(step=bare, units="MM").volume == pytest.approx(box.volume, rel=RTOL)
+    assert rp.StepBody(step=bare, units="INCH").volume == pytest.approx(
+        box.volume * 25.4**3, rel=RTOL)  # fmt: skip
+    assert rp.StepBody(step=bare, units="Mm").volume == pytest.approx(box.volume * 1e27, rel=RTOL)
     inches = rp.StepBody(step=bare, units="in")
     assert inches.volume == pytest.approx(box.volume * 25.4**3, rel=RTOL)
     assert inches.certificate["stated_unit"] is None
@@ -334,10 +339,17 @@ def test_per_solid_materials(assembly) -> None:
     same = rp.StepBody(step=assembly, materials="plate=aluminium,arm=7860,arm_2=7.86 g/cm^3")
     assert_same(same, reference, rtol=1e-13)
     assert mixed.density == pytest.approx(reference.mass / mixed.volume, rel=1e-13)
-    with pytest.raises(rp.ParameterError, match="must name solids of the file"):
+    with pytest.raises(rp.ParameterError, match="must name solids or parts of the file"):
         rp.StepBody(step=assembly, material={"wheel": "steel"})
     with pytest.raises(rp.ParameterError, match="needs a material for every solid"):
         rp.StepBody(step=assembly, material={"plate": "steel"})
+    # a part's name gives all its instances (arm and arm_2); a solid's own name comes first
+    parts = rp.StepBody(step=assembly, materials="arm=aluminium,*=steel")
+    assert_same(parts, assembly_reference(arm_density=2700.0), rtol=1e-13)
+    first = rp.StepBody(step=assembly, materials="arm_2=7860,arm=aluminium,plate=steel")
+    plate = rp.Box(length=0.2, width=0.04, height=0.1, density=7860.0).mass
+    arm = {rho: rp.Cylinder(length=0.3, radius=0.02, density=rho).mass for rho in (2700.0, 7860.0)}
+    assert first.mass == pytest.approx(plate + arm[2700.0] + arm[7860.0], rel=1e-13)
     # a mass given too sets the total, the map the ratios
     scaled = rp.StepBody(step=assembly, material={"plate": "aluminium", "*": "steel"}, mass=1.0)
     assert scaled.mass == 1.0
@@ -352,7 +364,7 @@ def test_per_solid_materials(assembly) -> None:
 
     unnamed = {"wheel": "steel", "*": "steel"}
     for bad, rule in (({"plate": "aluminium"}, "needs a material for every solid"),
-                      (unnamed, "must name solids of the file")):  # fmt: skip
+                      (unnamed, "must name solids or parts of the file")):  # fmt: skip
         with pytest.raises(rp.ModelError, match=rule):
             load_model(assembly, material=bad)
     model = load_model(assembly, material={"plate": "aluminium", "*": "steel"})

@@ -653,7 +653,8 @@ class StepBody(Component):
         in the file's frame (an assembly as one body).
     material, density, mass : as for every body (at most one; default steel); ``material``
         may also map solid names to materials or densities (``{"arm": "aluminium",
-        "*": "steel"}``; ``*`` for the others), then each solid keeps its own density and
+        "*": "steel"}``; a part's name for all its instances, ``*`` for the others), then
+        each solid keeps its own density and
         :attr:`density` is their volume-weighted mean (a ``density`` or ``mass`` given too
         sets that mean, or the total mass, and the map only the ratios).
     materials : the same per-solid map as text, ``"arm=aluminium,*=steel"`` (the command

@@ -285,11 +285,17 @@ def _silent() -> Iterator[None]:
 
 @functools.lru_cache(maxsize=64)
 def _unit_metres(name: str) -> float | None:
-    try:
-        value = to_si("units", f"1 {name}", "length")
-    except ParameterError:
-        return None
-    return value if 0.0 < value < math.inf else None
+    """Metres per unit ``name``: pint's, else in lower case as STEP files and their users spell
+    it (``MM``, ``INCH``: pint's ``Mm`` stays a megametre); None for no length unit."""
+    for spelled in (name, name.lower(), _STEP_UNITS.get(name.lower())):
+        if spelled is None:
+            continue
+        try:
+            value = to_si("units", f"1 {spelled}", "length")
+        except ParameterError:
+            continue
+        return value if 0.0 < value < math.inf else None
+    return None
 
 
 #: STEP's unit names as OpenCascade reports them, where pint spells them otherwise.
@@ -338,9 +344,7 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     stated_unit = stated[0] if stated else None
     stated_m = None
     if stated_unit is not None:
-        # as the file spells it: SolidWorks, Pro/E and Inventor write 'INCH'
-        spelled = stated_unit.lower()
-        stated_m = _unit_metres(_STEP_UNITS.get(spelled, spelled))
+        stated_m = _unit_metres(stated_unit)  # SolidWorks, Pro/E and Inventor write 'INCH'
         if stated_m is None:
             raise defect(f"states a length unit rigidparts does not know: {stated_unit!r}")
     if stated_unit is None and units is None:

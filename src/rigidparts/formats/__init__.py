@@ -119,6 +119,11 @@ def load_model(
         from .step import load_model as load_step
 
         return load_step(path, units=units, search_path=search_path, as_one_body=as_one_body)
+    if suffix not in FORMATS and suffix != ".xml":  # every model file this reads, named
+        known = ", ".join(sorted({*FORMATS, ".toml", *STEP_SUFFIXES}))
+        raise ModelError(
+            "path", os.fspath(path), f"unknown model file suffix {suffix!r}: one of {known}"
+        )
     from .to_model import model_from_description
 
     return model_from_description(read_description(path, search_path=search_path))

@@ -332,13 +332,21 @@ SPEC = register(
 )
 
 
+def _part(solid: Any) -> str:
+    """The name of the part ``solid`` is an instance of (its XCAF label's: ``arm`` for the
+    solids ``arm`` and ``arm_2``)."""
+    return solid.path[-1] if solid.path else solid.name
+
+
 def per_solid_densities(
     dimensions: Mapping[str, Any], materials: Any
 ) -> tuple[tuple[tuple[str, float], ...], float]:
     """``((solid name, density kg/m^3), ...), mean density``: ``materials`` (a mapping or a
     text ``'NAME=MATERIAL,NAME=MATERIAL'``) resolved for every solid the body holds, each value
-    a material name or a density (a number in kg/m^3 or a string with units); the key ``*``
-    gives the solids not named. The mean is ``sum rho_i V_i / sum V_i``."""
+    a material name or a density (a number in kg/m^3 or a string with units); a key names a
+    solid, or a part for all its instances (``arm``: the solids ``arm`` and ``arm_2``; a
+    solid's own name first); the key ``*`` gives the solids not named. The mean is
+    ``sum rho_i V_i / sum V_i``."""
     from ..density import resolve_density
     from ..units import to_si
 
@@ -377,17 +385,20 @@ def per_solid_densities(
         return rho
 
     solids = selected(dimensions)
-    names = {s.name for s in step_file(dimensions).solids}
+    every = step_file(dimensions).solids
+    names = {s.name for s in every} | {_part(s) for s in every}
     for key in materials:
         if key != "*" and key not in names:
             shown = ", ".join(repr(n) for n in sorted(names))
-            raise ParameterError("material", key, f"must name solids of the file: one of {shown}")
+            raise ParameterError(
+                "material", key, f"must name solids or parts of the file: one of {shown}"
+            )
     resolved = []
     for solid in solids:
-        if solid.name in materials:
-            resolved.append((solid.name, density_of(solid.name, materials[solid.name])))
-        elif "*" in materials:
-            resolved.append((solid.name, density_of("*", materials["*"])))
+        # the solid's own name, else its part's (every instance: 'arm' for arm and arm_2)
+        key = next((k for k in (solid.name, _part(solid), "*") if k in materials), None)
+        if key is not None:
+            resolved.append((solid.name, density_of(key, materials[key])))
         else:
             raise ParameterError(
                 "material",
