@@ -92,6 +92,11 @@ def test_own_shapes_match_the_closed_forms(files, name, unit) -> None:
     if name == "box":  # planar faces: the tessellation is the solid
         assert certificate["volume_difference"] < 1e-13
         assert certificate["inertia_difference"] < 1e-13
+    # lengths in metres whatever the file's unit: the size the bounding box's diagonal
+    ((_, row),) = certificate["solids"].items()
+    if name == "box":
+        assert row["size"] == pytest.approx(math.sqrt(0.25**2 + 0.05**2 + 0.1**2), rel=1e-12)
+    assert row["deflection"] == pytest.approx(1e-3 * row["size"], rel=1e-12)
 
 
 def test_named_frames_density_and_mass(files) -> None:
@@ -847,6 +852,22 @@ def test_bad_files_are_one_line_errors_naming_the_file(files, tmp_path) -> None:
             rp.StepBody(step=path)
         assert info.value.parameter == "step", what
         assert str(info.value.value) == str(path) and "\n" not in str(info.value), what
+
+
+def test_the_certificates_lengths_take_the_report_units(files, capsys) -> None:
+    """``--report-units mm,g --json``: the certificate's size, wall and deflection in mm (its
+    differences are relative), as the body's own lengths."""
+    from rigidparts.commands import main
+
+    assert main(["stepbody", str(files["box", "m"]), "--json"]) == 0
+    (si,) = json.loads(capsys.readouterr().out)["certificate"]["solids"].values()
+    assert main(["stepbody", str(files["box", "m"]), "--report-units", "mm,g", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (mm,) = data["certificate"]["solids"].values()
+    assert data["units"]["length"] == "mm"
+    for key in ("size", "wall", "deflection"):
+        assert mm[key] == pytest.approx(1000.0 * si[key], rel=1e-15)
+    assert mm["volume_difference"] == si["volume_difference"]
 
 
 def test_command_line(files, tmp_path, capsys) -> None:

@@ -473,8 +473,9 @@ class MeshBody(Component):
 
         return report(self._dimensions)
 
-    def report_extras(self) -> dict[str, Any]:
-        """What ``--json`` adds: ``{"mesh_report": ...}``."""
+    def report_extras(self, units: Any = None) -> dict[str, Any]:
+        """What ``--json`` adds: ``{"mesh_report": ...}`` (its lengths in the file's units,
+        as it says, whatever the report's ``units``)."""
         return {"mesh_report": self.mesh_report}
 
     def report_lines(self) -> list[str]:
@@ -722,9 +723,21 @@ class StepBody(Component):
 
         return [s.name for s in selected(self._dimensions)]
 
-    def report_extras(self) -> dict[str, Any]:
-        """What ``--json`` adds: ``{"certificate": ...}``."""
-        return {"certificate": self.certificate}
+    def report_extras(self, units: Any = None) -> dict[str, Any]:
+        """What ``--json`` adds: ``{"certificate": ...}``, its solids' lengths (``size``,
+        ``wall``, ``deflection``) in the report's ``units`` (a :class:`~rigidparts.report.
+        ReportUnits`; None: metres); its differences are relative."""
+        found = self.certificate
+        if units is None:
+            return {"certificate": found}
+        solids = {
+            name: {
+                **row,
+                **{key: units.lengths(row[key]) for key in ("size", "wall", "deflection")},
+            }
+            for name, row in found["solids"].items()
+        }
+        return {"certificate": {**found, "solids": solids}}
 
     def report_lines(self) -> list[str]:
         """The certificate for the command line's table."""

@@ -203,7 +203,7 @@ def report(subject: Any, units: str | ReportUnits | None = None) -> dict[str, An
     data["units"] = chosen.names()
     extras = getattr(subject, "report_extras", None)  # a body read from a file: what was done
     if extras is not None:
-        data.update(extras())
+        data.update(extras(chosen))
     return data
 
 

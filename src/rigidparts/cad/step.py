@@ -633,7 +633,7 @@ def _solid(
         low=low * f,
         high=high * f,
         wall=wall * f,
-        certificate=certificate,
+        certificate=replace(certificate, deflection=certificate.deflection * f),  # m
         shape=measured_shape,
     )
 
