@@ -942,7 +942,8 @@ BAD_FILES = {
         "inconsistently wound",
     ),
     "degenerate": (FLAT_VERTICES, [(0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)], "volume"),
-    "unreadable": (None, None, ("cannot be read as STL", "holds no triangles")),
+    # (135 bytes that are no STL: read as a binary one, its header's count is not there)
+    "unreadable": (None, None, ("cannot be read as STL", "holds no triangles", "is truncated")),
 }
 
 
@@ -981,6 +982,69 @@ def test_a_missing_file_or_unit_is_one_error_line(capsys, tmp_path, monkeypatch)
     assert code == 2 and out == "" and err.startswith("error: units=") and "STL" in err
     code, _, err = run(capsys, command, "--units", "mm")
     assert code == 2 and err.startswith("error: ") and "FILE" in err
+
+
+def test_a_truncated_stl_is_one_error_line(capsys, tmp_path) -> None:
+    """The cuboid's 12 triangles as a binary STL (80-byte header, uint32 count, 50 bytes a
+    triangle, written here), its last triangle cut off."""
+    import struct
+
+    triangles = b"".join(
+        struct.pack("<12fH", 0, 0, 0, *(c for i in face for c in CUBOID_VERTICES[i]), 0)
+        for face in CUBOID_FACES
+    )
+    whole = tmp_path / "whole.stl"
+    whole.write_bytes(b"binary".ljust(80) + struct.pack("<I", 12) + triangles)
+    assert run_json(capsys, mesh_body_command(), str(whole), "--units", "mm")["volume"] == (
+        pytest.approx(6e-6, rel=1e-15)
+    )
+    cut = tmp_path / "cut.stl"
+    cut.write_bytes(whole.read_bytes()[:-50])
+    code, out, err = run(capsys, mesh_body_command(), str(cut), "--units", "mm")
+    assert code == 2 and out == ""
+    # (a long path is shortened in the line: its name is kept)
+    assert err.startswith("error: mesh='") and err.count("\n") == 1
+    assert err.endswith("cut.stl': is truncated: its header says 12 triangles, the file holds 11\n")
+
+
+def test_the_help_of_a_file_body_states_each_default_once_and_truly(capsys, tmp_path) -> None:
+    """The mesh body's --weld and --hull name one default each, and it is what leaving them
+    out does: --weld's is the library's tolerance (1e-9), and --hull's is one of the values
+    its help names."""
+    import re
+
+    from rigidparts.shapes._mesh_repair import DEFAULT_WELD
+
+    command = mesh_body_command()
+    parser = _subcommands(commands.build_parser())[command]
+    path = write_stl(tmp_path / "cuboid.stl", CUBOID_VERTICES, CUBOID_FACES)
+    plain = run_json(capsys, command, path, "--units", "mm")
+    helps = {a.dest: " ".join(a.help.split()) for a in parser._actions if a.help}
+    values = {}
+    for name in ("weld", "hull"):
+        (shown,) = re.findall(r"default (\S+)", helps[name])
+        values[name] = shown
+    assert float(values["weld"]) == DEFAULT_WELD == 1e-9
+    words = re.search(r"\(([a-z]+/[a-z]+(?:, [a-z]+/[a-z]+)*)\)", helps["hull"]).group(1)
+    assert values["hull"].lower() in re.split(r"[/, ]+", words)
+    for name, value in values.items():
+        given = run_json(capsys, command, path, "--units", "mm", f"--{name}", value)
+        assert given["mass"] == plain["mass"] and given["inertia"] == plain["inertia"]
+        assert given["mesh_report"] == plain["mesh_report"]
+
+
+def test_the_top_level_example_of_a_file_body_runs(capsys, tmp_path, monkeypatch) -> None:
+    """``rigidparts --help``'s example of the body from a file runs (it once gave --weld and
+    --hull the unit, mm)."""
+    code, out, _ = run(capsys)
+    command = mesh_body_command()
+    (line,) = [x.strip() for x in out.splitlines() if x.strip().startswith(f"rigidparts {command}")]
+    monkeypatch.chdir(tmp_path)
+    write_stl(tmp_path / "part.stl", CUBOID_VERTICES, CUBOID_FACES)
+    argv = line.split()[1:]
+    assert "part.stl" in argv
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "", err
 
 
 def test_mesh_and_view_of_a_body_from_a_file(capsys, tmp_path) -> None:

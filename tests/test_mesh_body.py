@@ -227,6 +227,33 @@ def test_unreadable_missing_and_unitless_files(tmp_path) -> None:
         rp.MeshBody(mesh=cube(tmp_path))
 
 
+def test_a_truncated_binary_stl_is_named_so(tmp_path) -> None:
+    """A binary STL is an 80-byte header, the triangle count (uint32 at byte 80), then 50
+    bytes a triangle: the cube's 12 triangles cut to 11 (and to 11 and a part) are named
+    truncated; a header that starts with ``solid`` is still binary, and an ASCII STL (which
+    starts with ``solid`` too) is no truncated binary one."""
+    import struct
+
+    whole = cube(tmp_path).export(file_type="stl")
+    assert len(whole) == 84 + 50 * 12 and struct.unpack("<I", whole[80:84]) == (12,)
+    for cut in (50, 20):
+        path = tmp_path / f"cut{cut}.stl"
+        path.write_bytes(whole[:-cut])
+        with pytest.raises(rp.ParameterError) as info:
+            rp.MeshBody(mesh=str(path), units="mm")
+        assert info.value.parameter == "mesh" and info.value.value == str(path)
+        assert info.value.rule == "is truncated: its header says 12 triangles, the file holds 11"
+    solid_header = b"solid made by a tool that writes binary".ljust(80) + whole[80:]
+    (tmp_path / "binary.stl").write_bytes(solid_header)
+    assert rp.MeshBody(mesh=str(tmp_path / "binary.stl"), units="m").volume == pytest.approx(6.0)
+    (tmp_path / "binary_cut.stl").write_bytes(solid_header[:-50])
+    with pytest.raises(rp.ParameterError, match="is truncated: its header says 12 triangles"):
+        rp.MeshBody(mesh=str(tmp_path / "binary_cut.stl"), units="mm")
+    ascii_stl = tmp_path / "ascii.stl"
+    ascii_stl.write_bytes(cube(tmp_path).export(file_type="stl_ascii").encode())
+    assert rp.MeshBody(mesh=str(ascii_stl), units="m").volume == pytest.approx(6.0)
+
+
 def test_a_file_is_read_once(tmp_path, monkeypatch) -> None:
     from rigidparts.shapes import mesh_body
 

@@ -353,3 +353,138 @@ def test_any_t_junction_on_a_closed_mesh_is_split_back(triangle, corner, along, 
     assert sorted(map(rotated_triangle, split_faces)) == sorted(map(rotated_triangle, by_hand))
     expected = trimesh.Trimesh(v, np.array(by_hand), process=False).volume
     assert integrals(v, split_faces).volume == pytest.approx(expected, rel=1e-13)
+
+
+# -- refusals that say what would work (hull of flat points, the hull's difference, welds) ------
+
+
+def test_coplanar_points_have_no_hull_either(tmp_path, capsys) -> None:
+    """Four triangles in one plane (a folded square): refused, and with hull=True too, as one
+    ParameterError naming the mesh (Qhull's own error is a page long)."""
+    from rigidparts.commands import main
+
+    flat = trimesh.Trimesh([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]],
+                           [[0, 1, 2], [1, 3, 2], [0, 2, 1], [1, 2, 3]], process=False)  # fmt: skip
+    with pytest.raises(rp.ParameterError, match="its points are coplanar") as info:
+        rp.MeshBody(mesh=flat, units="mm", hull=True)
+    assert info.value.parameter == "mesh" and "convex hull has no volume" in str(info.value)
+    path = tmp_path / "flat.stl"
+    flat.export(path)
+    assert main(["meshbody", str(path), "--units", "mm", "--hull", "yes"]) == 2
+    out, err = capsys.readouterr()
+    (line,) = err.splitlines()
+    # (a long path is shortened in the line: its name is kept)
+    assert out == "" and line.startswith("error: mesh='") and "flat.stl'" in line
+    assert "coplanar" in line
+
+
+def open_prism(sections=64):
+    """A cylinder's side without its end caps (radius 5, height 20): an open bore."""
+    cylinder = trimesh.creation.cylinder(radius=5.0, height=20.0, sections=sections)
+    side = np.abs(cylinder.face_normals[:, 2]) < 1e-9
+    return cylinder, trimesh.Trimesh(cylinder.vertices, cylinder.faces[side], process=False)
+
+
+def test_the_hull_difference_is_a_fraction_of_the_hull_and_says_so() -> None:
+    """``hull_difference = (V_hull - |V_mesh|) / V_hull``. An open prism's side about its
+    centre spans the prism less the two cap pyramids (each A h / 6): V_mesh = 2/3 V, so 1/3
+    (the hull is 50 % more than the mesh: 1/3 of the hull); a box given twice: V_mesh = 2 V,
+    -1. Volumes from trimesh (its convex hull, its closed meshes)."""
+    closed, side = open_prism()
+    body = rp.MeshBody(mesh=side, units="mm", hull=True)
+    report = body.mesh_report
+    v_hull = closed.convex_hull.volume
+    expected = (v_hull - 2.0 / 3.0 * closed.volume) / v_hull
+    assert expected == pytest.approx(1.0 / 3.0, rel=1e-12)
+    assert report["hull_difference"] == pytest.approx(expected, rel=1e-12)
+    assert "(hull - |mesh|) / hull = 33.3 %" in report["summary"]
+    cube = box((1, 1, 1))
+    twice = rp.MeshBody(mesh=joined(cube, cube), units="m", hull=True).mesh_report
+    expected = (cube.convex_hull.volume - 2.0 * cube.volume) / cube.convex_hull.volume
+    assert twice["hull_difference"] == pytest.approx(expected, rel=1e-12)
+    assert "(hull - |mesh|) / hull = -100 %" in twice["summary"]
+
+
+def float32_soup(tmp_path, jitter):
+    """A sphere (radius 10 mm) as a binary STL of loose triangles, each corner moved by about
+    ``jitter`` (absolute), then rounded to float32 by the format."""
+    sphere = trimesh.creation.icosphere(subdivisions=4, radius=10.0)
+    corners = np.asarray(sphere.vertices)[np.asarray(sphere.faces)].reshape(-1, 3)
+    corners = corners + np.random.default_rng(0).normal(scale=jitter, size=corners.shape)
+    path = tmp_path / f"soup_{jitter:g}.stl"
+    trimesh.Trimesh(corners, np.arange(len(corners)).reshape(-1, 3), process=False).export(path)
+    return sphere, str(path)
+
+
+@pytest.mark.parametrize("jitter", [4e-7, 2e-4])
+def test_a_slightly_open_soup_names_the_weld_that_closes_it(tmp_path, jitter) -> None:
+    """Corners that differ by float32 rounding (4e-7 mm: about 1e-8 of the 35 mm size, under
+    a unit in the last place) or by jitter (2e-4 mm: each triangle its own hole): refused,
+    the message naming a weld that closes the surface, and that weld gives the sphere
+    (trimesh's volume of the clean mesh). The holes' bound is stated against the volume the
+    capped soup encloses (about zero), not as an absurd ratio: sum (2/3) pi r^3 over the
+    triangles, r the farthest corner from a triangle's centroid."""
+    import re
+
+    sphere, path = float32_soup(tmp_path, jitter)
+    with pytest.raises(rp.ParameterError, match="welding within") as info:
+        rp.MeshBody(mesh=path, units="mm")
+    text = str(info.value)
+    value = float(re.search(r"--weld (\S+) /", text).group(1))
+    assert value <= 1e-4
+    body = rp.MeshBody(mesh=path, units="mm", weld=value, density=1.0)
+    assert body.mesh_report["class"] == "welded"
+    # the surface moved by about the jitter: 3 jitter / R of the volume (R = 10 mm)
+    assert body.volume == pytest.approx(sphere.volume * 1e-9, rel=3 * jitter / 10.0 + 1e-7)
+    if "could reach" in text:  # every triangle loose: the bound against the capped volume
+        assert "of the volume" not in text
+        stated = float(re.search(r"could reach (\S+) file units\^3, more than", text).group(1))
+        loaded = trimesh.load(path, process=False)
+        corners = np.asarray(loaded.vertices)[np.asarray(loaded.faces)]
+        r = np.linalg.norm(corners - corners.mean(axis=1, keepdims=True), axis=2).max(axis=1)
+        assert stated == pytest.approx(float(np.sum(2.0 / 3.0 * np.pi * r**3)), rel=0.05)
+
+
+def test_a_float32_stl_suggests_its_weld_on_the_command_line(tmp_path, capsys) -> None:
+    from rigidparts.commands import main
+
+    _, path = float32_soup(tmp_path, 2e-8)
+    assert main(["meshbody", path, "--units", "mm"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "--weld 1e-07 /" in line
+    assert main(["meshbody", path, "--units", "mm", "--weld", "1e-07", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mesh_report"]["class"] == "welded"
+
+
+def cubes_with_a_tiny_hole(gap):
+    """Two unit cubes ``gap`` apart along x, the first with a hole of about 1e-3 by its corner
+    ``i`` in one face ``(i, j, k)``: that face as (i, j, p), (p, j, k), (p, k, q), (q, k, i)
+    around the missing (i, p, q), p and q inside it near i. Accepted, the hole capped (flat)."""
+    a = box((1, 1, 1))
+    v, f = np.asarray(a.vertices), np.asarray(a.faces)
+    face = np.flatnonzero(np.all(np.isclose(v[f][:, :, 0], -0.5), axis=1))[0]
+    i, j, k = f[face]
+    p = v[i] + 1e-3 * (0.6 * (v[j] - v[i]) + 0.2 * (v[k] - v[i]))
+    q = v[i] + 1e-3 * (0.2 * (v[j] - v[i]) + 0.6 * (v[k] - v[i]))
+    v = np.vstack([v, p, q])
+    p, q = len(v) - 2, len(v) - 1
+    fan = [[i, j, p], [p, j, k], [p, k, q], [q, k, i]]
+    holed = trimesh.Trimesh(v, np.vstack([np.delete(f, face, axis=0), fan]), process=False)
+    return joined(holed, box((1, 1, 1), (1 + gap, 0, 0)))
+
+
+def test_a_weld_too_large_is_named_in_the_refusal() -> None:
+    """Welding within 1e-3 of the size (2.4e-3) closes the tiny hole but also joins the two
+    cubes across their 1e-3 gap (non-manifold edges): the refusal says it is after welding,
+    the distance, and that unwelded the mesh is accepted (two unit cubes, the hole flat)."""
+    mesh = cubes_with_a_tiny_hole(1e-3)
+    body = rp.MeshBody(mesh=mesh, units="m")
+    assert body.mesh_report["holes_capped"] == 1
+    assert body.volume == pytest.approx(2.0, rel=1e-12)
+    size = float(np.linalg.norm(mesh.vertices.max(axis=0) - mesh.vertices.min(axis=0)))
+    with pytest.raises(rp.ParameterError, match="non-manifold") as info:
+        rp.MeshBody(mesh=mesh, units="m", weld=1e-3)
+    text = str(info.value)
+    assert f"after welding 6 vertices lying within {1e-3 * size:.3g} file units (0.001 of" in text
+    assert "unwelded it is accepted: give a smaller weld" in text
+    assert rp.MeshBody(mesh=mesh, units="m", weld=0).volume == pytest.approx(2.0, rel=1e-12)

@@ -431,7 +431,7 @@ class MeshBody(Component):
         with a volume (each defect is a ParameterError naming the file and what is wrong).
     units : the length unit of the file's coordinates (``"mm"``, ``"m"``, ``"in"``); required
         for STL, OBJ, PLY, OFF and a Trimesh (they carry no unit), metres for glTF.
-    weld : welding tolerance relative to the part's size (None: 1e-9; 0: none): a mesh
+    weld : welding tolerance relative to the part's size (default 1e-9; None too; 0: none): a mesh
         closed up to it is welded (``mesh_report`` says what was done).
     hull : whether a mesh that bounds no solid is replaced by its convex hull (the volume
         difference stated in ``mesh_report``) instead of refused.
@@ -453,7 +453,7 @@ class MeshBody(Component):
         *,
         mesh: Any = None,
         units: str | None = None,
-        weld: Any = None,
+        weld: Any = 1e-9,  # DEFAULT_WELD (tests/test_shapes.py: the class's and the spec's agree)
         hull: Any = False,
         material: Any = DEFAULT_MATERIAL,
         density: Any = None,

@@ -191,7 +191,8 @@ def _unrepresentable(
 ) -> ParameterError:
     """Constructor step 6's error: results float64 cannot hold, blamed on the largest
     dimension."""
-    dimensions = dict(zip(spec.parameter_names, si, strict=True))
+    # not an option given as text (a mesh's relative weld is a number, but no dimension)
+    dimensions = {p.name: v for p, v in zip(spec.params, si, strict=True) if p.kind != "text"}
     largest = unrepresentable_parameter(dimensions)
     _, mass, _, i_xx, i_yy, i_zz = results
     return ParameterError(

@@ -87,9 +87,9 @@ def _examples() -> str:
         axis = " --axis 0,0,1" if spec.axis else ""
         lines.append(f"  rigidparts {spec.command} --mass '2.5 kg'{axis}")
     for spec in [s for s in SHAPES.values() if any(p.kind == "path" for p in s.params)][:1]:
-        # a text parameter beside a file is the unit of its coordinates
-        text = "".join(f" --{p.name.replace('_', '-')} mm" for p in spec.params if p.kind == "text")
-        lines.append(f"  rigidparts {spec.command} part.stl{text} --json")
+        # the unit of the file's coordinates (its other options have defaults)
+        units = " --units mm" if any(p.name == "units" for p in spec.params) else ""
+        lines.append(f"  rigidparts {spec.command} part.stl{units} --json")
     lines += [
         "  rigidparts materials",
         "  rigidparts simulate examples/pendulum.toml",

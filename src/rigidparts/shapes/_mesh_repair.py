@@ -19,7 +19,9 @@ The classes, tried in this order (each says what was done in :class:`MeshReport`
    most ``(2/3) pi r^3`` per hole; holes whose bound exceeds :data:`HOLE_LIMIT` of the volume
    are not small (a bore's open end) and are refused, never filled.
 6. Anything else is refused with the reason; with ``hull=True`` the convex hull is used
-   instead and the volume difference stated.
+   instead and the volume difference stated. A refusal of a welded mesh says so (and whether
+   the mesh unwelded is accepted); one of a mesh whose open edges close under a weld of at
+   most :data:`NEAR_GAP` of the size names that weld (:func:`weld_hint`).
 """
 
 from __future__ import annotations
@@ -35,11 +37,13 @@ from ..polyhedron import MeshDefect, PolyhedronIntegrals, edge_defects, integral
 __all__ = [
     "DEFAULT_WELD",
     "HOLE_LIMIT",
+    "NEAR_GAP",
     "MeshReport",
     "cap_holes",
     "classify",
     "split_t_junctions",
     "weld",
+    "weld_hint",
 ]
 
 #: Default welding tolerance, relative to the mesh's size (bounding-box diagonal).
@@ -48,6 +52,10 @@ DEFAULT_WELD = 1e-9
 HOLE_LIMIT = 1e-3
 #: Vertices of a shell sampled for the nesting test against another shell.
 NESTING_SAMPLES = 32
+#: Largest gap, relative to the size, between an open edge and the reversed open edge that
+#: would close it, for a refusal to name the weld that closes them (binary STL's float32
+#: rounding is about 6e-8 of the size, over the default weld).
+NEAR_GAP = 1e-4
 
 
 @dataclass(frozen=True)
@@ -63,8 +71,10 @@ class MeshReport:
     shells, welded, holes : counts (shells of the result, vertices merged by welding, holes
         capped).
     volume_bound : a bound on the relative effect of capping (0 when nothing was capped).
-    hull_difference : with ``hull=True``: ``(V_hull - V_mesh) / V_hull`` (``V_mesh`` the
-        signed volume of the mesh as given), else None.
+    hull_difference : with ``hull=True``: ``(V_hull - |V_mesh|) / V_hull``, the hull's excess
+        over the mesh as a fraction of the hull's volume (``V_mesh`` the signed volume of the
+        mesh as given, about its bounding box's centre; negative when the mesh's is larger,
+        e.g. a shell given twice), else None.
     """
 
     kind: str
@@ -438,10 +448,25 @@ def cap_holes(
     return np.concatenate(new_vertices), np.concatenate(new_faces), holes, bound, largest
 
 
-def _hull(vertices: np.ndarray, faces: np.ndarray, reason: str) -> tuple[Any, Any, MeshReport]:
-    from scipy.spatial import ConvexHull
+def _flat(vertices: np.ndarray) -> str:
+    """What a set of points without a convex hull of volume is: on a line, in a plane."""
+    spread = np.linalg.svd(vertices - vertices.mean(axis=0), compute_uv=False)
+    if spread[0] == 0.0:
+        return "all its points coincide"
+    if spread[1] <= 1e-9 * spread[0]:
+        return "its points lie on a line"
+    return "its points are coplanar"
 
-    hull = ConvexHull(vertices)
+
+def _hull(vertices: np.ndarray, faces: np.ndarray, reason: str) -> tuple[Any, Any, MeshReport]:
+    from scipy.spatial import ConvexHull, QhullError
+
+    if len(vertices) < 4:
+        raise MeshDefect(f"has no volume either ({len(vertices)} points)")
+    try:
+        hull = ConvexHull(vertices)
+    except QhullError:  # Qhull's own words are a page long
+        raise MeshDefect(f"has no volume either ({_flat(vertices)})") from None
     simplices = hull.simplices.copy()
     # outward: each facet's normal (hull.equations) against its winding
     a, b, c = (vertices[simplices[:, k]] for k in range(3))
@@ -449,13 +474,15 @@ def _hull(vertices: np.ndarray, faces: np.ndarray, reason: str) -> tuple[Any, An
     simplices[wrong] = simplices[wrong][:, ::-1]
     v_hull = _signed_volume(vertices, simplices)
     v_mesh = _signed_volume(vertices, faces)
+    # relative to the hull, whose volume is positive (an open mesh's may be near zero)
     difference = (v_hull - abs(v_mesh)) / v_hull
     report = MeshReport(
         kind="hull",
         actions=(
             f"refused as given ({reason})",
             f"used its convex hull instead (hull=True): volume {v_hull:.10g} against the "
-            f"mesh's signed volume {v_mesh:.10g} (file units^3), {100 * difference:.3g} % more",
+            f"mesh's signed volume {v_mesh:.10g} (file units^3): (hull - |mesh|) / hull = "
+            f"{100 * difference:.3g} %",
         ),
         exact=False,
         hull_difference=difference,
@@ -476,13 +503,49 @@ def classify(
     try:
         return _classify(vertices, faces, weld_tolerance)
     except MeshDefect as exc:
-        if not hull or len(vertices) < 4:
-            raise
-        v, f, report = _hull(vertices, faces, str(exc))
+        refused = MeshDefect(f"{exc}{weld_hint(vertices, faces, weld_tolerance)}")
+        if not hull:
+            raise refused from None
         try:
+            v, f, report = _hull(vertices, faces, str(refused))
             return v, f, integrals(v, f), report
-        except MeshDefect:
-            raise exc from None
+        except MeshDefect as no_hull:  # flat or collinear points, or too few
+            raise MeshDefect(f"{refused}; its convex hull {no_hull}") from None
+
+
+def weld_hint(vertices: np.ndarray, faces: np.ndarray, weld_tolerance: float) -> str:
+    """``"; its open edges ... (--weld W / weld=W)"`` when welding within ``W`` times the size
+    closes every open edge of the mesh, else ``""``.
+
+    Each open edge ``u -> v`` is paired with the nearest reversed open edge ``v' -> u'`` (a
+    k-d tree over the points ``(u, v)`` and ``(v', u')`` of R^6); the largest such distance
+    ``g`` is the widest gap. ``W`` is ``g / size`` rounded up to a power of ten above twice
+    it, at most :data:`NEAR_GAP`, and named only when a trial weld within ``W size`` leaves
+    no defective edge. (A hole's edges pair with edges a side away: no hint.)"""
+    from scipy.spatial import cKDTree
+
+    size = _size(vertices)
+    single = _open_edges(faces, len(vertices))
+    if len(single) < 2 or not size > 0.0:
+        return ""
+    start = vertices[faces.reshape(-1)[single]]
+    end = vertices[faces[:, [1, 2, 0]].reshape(-1)[single]]
+    # an edge's own reverse (distance sqrt(2) times its length) is never the nearest of a crack
+    gaps, _ = cKDTree(np.hstack([end, start])).query(np.hstack([start, end]))
+    gap = float(np.max(gaps))
+    if not 0.0 < gap <= NEAR_GAP * size:
+        return ""
+    value = 10.0 ** math.ceil(math.log10(2.0 * gap / size))
+    if value == weld_tolerance:  # the weld that was tried: no news
+        return ""
+    w_vertices, w_faces, _ = weld(vertices, faces, value * size)
+    if edge_defects(w_faces, len(w_vertices)) != (0, 0, 0):
+        return ""
+    return (
+        f"; its open edges lie within {gap:.2g} file units ({gap / size:.2g} of the size) of "
+        f"reversed ones: welding within {value:g} of the size closes them (--weld {value:g} / "
+        f"weld={value:g})"
+    )
 
 
 def _classify(
@@ -494,6 +557,8 @@ def _classify(
     kind = "closed"
     welded = 0
     single, many, same = edge_defects(faces, len(vertices))
+    given_vertices, given_faces, given_defects = vertices, faces, (single, many, same)
+    tolerance = 0.0
     if single or many or same:
         size = _size(vertices)
         if weld_tolerance > 0.0 and size > 0.0:
@@ -511,6 +576,36 @@ def _classify(
                         f"welded {welded} vertices lying within {tolerance:.3g} (file units; "
                         f"{weld_tolerance:g} of the size) of another"
                     )
+    try:
+        return _repair(vertices, faces, (single, many, same), kind, actions, welded)
+    except MeshDefect as exc:
+        if not welded:
+            raise
+        after = (
+            f"after welding {welded} vertices lying within {tolerance:.3g} file units "
+            f"({weld_tolerance:g} of the size) of another, {exc}"
+        )
+        try:  # the welding's doing?
+            _repair(given_vertices, given_faces, given_defects, "closed", [], 0)
+        except MeshDefect:
+            raise MeshDefect(after) from None
+        raise MeshDefect(
+            f"{after}; unwelded it is accepted: give a smaller weld (--weld / weld=; 0: none)"
+        ) from None
+
+
+def _repair(
+    vertices: np.ndarray,
+    faces: np.ndarray,
+    defects: tuple[int, int, int],
+    kind: str,
+    actions: list[str],
+    welded: int,
+) -> tuple[np.ndarray, np.ndarray, PolyhedronIntegrals, MeshReport]:
+    """Classes 4 to 6 (module docstring) of a mesh whose edge ``defects`` are
+    ``(single, many, same)`` (:func:`~rigidparts.polyhedron.edge_defects`)."""
+    single, many, same = defects
+    actions = list(actions)
     holes = 0
     bound = 0.0
     exact = True
@@ -519,11 +614,19 @@ def _classify(
         volume = abs(_signed_volume(v_capped, f_capped))
         relative = bound_abs / volume if volume > 0.0 else math.inf
         if relative > HOLE_LIMIT:
+            # beyond the volume itself the ratio says nothing (a soup of loose triangles,
+            # capped, encloses about zero): the bound and the volume are stated instead
+            reach = (
+                f"{relative:.2g} of the volume, over {HOLE_LIMIT:g}"
+                if relative <= 1.0
+                else f"{bound_abs:.2g} file units^3, more than the {volume:.2g} file units^3 "
+                "the capped surface encloses"
+            )
             raise MeshDefect(
                 f"is not a closed surface (not watertight): {single} edges belong to one "
                 f"triangle only, around {holes} holes of radius up to {largest:.4g} file units "
-                f"(their effect could reach {relative:.2g} of the volume, over {HOLE_LIMIT:g}: "
-                "not small holes, perhaps an open bore; not filled)"
+                f"(their effect could reach {reach}: not small holes, perhaps an open bore; "
+                "not filled)"
             )
         vertices, faces = v_capped, f_capped
         single = 0

@@ -16,10 +16,11 @@ Meshes as found in the wild are classified and what was done is reported
 the part's size, default 1e-9: vertices merged, the result exact for the welded mesh), several
 shells (nested ones as cavities, overlapping ones unioned with manifold3d, never summed), small
 holes (capped, with a bound on the effect). Anything else (a missing, unreadable or empty file,
-non-finite coordinates, an open surface with large holes, non-manifold edges, inconsistent
-winding, no volume) is a :class:`~rigidparts.errors.ParameterError` naming the file and the
-defect, or with ``hull=True`` the convex hull, the volume difference stated. A file is read
-and checked once (cached by its path, size, modification time and the options).
+a binary STL shorter than its header says, non-finite coordinates, an open surface with large
+holes, non-manifold edges, inconsistent winding, no volume) is a
+:class:`~rigidparts.errors.ParameterError` naming the file and the defect, or with ``hull=True``
+the convex hull, the volume difference stated. A file is read and checked once (cached by its
+path, size, modification time and the options).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..errors import ParameterError
 from ..inertia import MassProperties
 from ..polyhedron import MeshDefect, PolyhedronIntegrals
 from ..units import to_si
+from ._mesh_repair import DEFAULT_WELD
 from ._spec import (
     UNREPRESENTABLE_RULE,
     Param,
@@ -74,8 +76,6 @@ MESH_GIVEN, UNITS_VALID, WELD_VALID, HULL_VALID = rule_codes(RULES)
 
 def weld_tolerance(weld: Any) -> float | None:
     """The relative welding tolerance of ``weld`` (None: the default), None when invalid."""
-    from ._mesh_repair import DEFAULT_WELD
-
     if weld is None:
         return DEFAULT_WELD
     if isinstance(weld, bool):
@@ -156,11 +156,37 @@ def _shown(source: Any) -> Any:
     return os.fspath(source) if isinstance(source, os.PathLike) else source
 
 
+def _stl_truncated(path: Path) -> str | None:
+    """The defect of a binary STL shorter than its header says, else None. A binary STL is an
+    80-byte header, the triangle count (uint32, little-endian, at byte 80), then 50 bytes a
+    triangle: ``84 + 50 n`` bytes. An ASCII STL (``solid`` then ``facet`` or ``endsolid``
+    within its first kilobyte; a binary header may also start with ``solid``) is not one."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(1024)
+        size = path.stat().st_size
+    except OSError:
+        return None  # the reader says why
+    if len(head) < 84:
+        return None  # too short for a header: the reader's error
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:5].lower() == b"solid" and (b"facet" in text or b"endsolid" in text):
+        return None
+    count = int.from_bytes(head[80:84], "little")
+    if 84 + 50 * count <= size:
+        return None
+    return f"is truncated: its header says {count} triangles, the file holds {(size - 84) // 50}"
+
+
 def _read_file(path: Path, suffix: str, source: Any) -> tuple[np.ndarray, np.ndarray, Any]:
     from ._meshing import trimesh_module
 
-    trimesh = trimesh_module()
     kind = FORMATS[suffix][0]
+    # before reading: trimesh takes a short binary STL for an empty one
+    truncated = _stl_truncated(path) if kind == "STL" else None
+    if truncated is not None:
+        raise ParameterError("mesh", _shown(source), truncated)
+    trimesh = trimesh_module()
     try:
         loaded = trimesh.load(str(path), force="mesh", process=False)
     except Exception as exc:  # trimesh raises many kinds for a corrupt file
@@ -372,17 +398,17 @@ SPEC = register(
             ),
             Param(
                 "weld",
-                None,
-                "welding tolerance relative to the part's size: vertices closer are merged "
-                "(default 1e-9; 0: none)",
+                DEFAULT_WELD,
+                "welding tolerance relative to the part's size: vertices closer are merged (0: "
+                "no welding; None: the default)",
                 kind="text",
                 plain=lambda value: weld_tolerance(value),
             ),
             Param(
                 "hull",
                 False,
-                "use the convex hull of a mesh that bounds no solid (yes/no), the volume "
-                "difference stated",
+                "use the convex hull of a mesh that bounds no solid (yes/no, true/false), the "
+                "volume difference stated",
                 kind="text",
                 plain=lambda value: hull_flag(value),
             ),
