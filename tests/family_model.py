@@ -107,7 +107,8 @@ def every_body() -> dict[str, rp.Component]:
             keywords = dict(keywords)
             if spec.axis:
                 keywords["axis"] = next(axes)
-            if "mass" not in keywords and not spec.mass_only:
+            # (a STEP body's per-solid materials are its material: the two are refused)
+            if "mass" not in keywords and not spec.mass_only and not keywords.get("materials"):
                 keywords["material"] = next(materials)
             bodies[f"{name}_{variant}"] = cls(**keywords)
     return bodies
