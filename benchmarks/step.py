@@ -63,7 +63,7 @@ def phases(path: Path, repeat: int) -> tuple[float, float, float]:
         reader.SetNameMode(True)
         reader.ReadFile(str(path))
         doc = TDocStd_Document(TCollection_ExtendedString("XmlOcaf"))
-        XCAFDoc_DocumentTool.SetLengthUnit_s(doc, 1.0)
+        XCAFDoc_DocumentTool.SetLengthUnit_s(doc, 1e-3)  # in the files' mm, as rigidparts
         reader.Transfer(doc)
         return doc
 
