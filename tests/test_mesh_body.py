@@ -321,3 +321,23 @@ def test_unrepresentable_results_name_the_mesh(tmp_path, keyword, value) -> None
     with pytest.raises(rp.ParameterError, match="far too large or small") as info:
         rp.MeshBody(mesh=str(path), units="m", **{keyword: value})
     assert info.value.parameter == "mesh" and info.value.value == str(path)
+
+
+def test_units_in_capitals_and_a_gltf_override(tmp_path) -> None:
+    """``units='MM'`` as files and users write it is millimetres (pint's ``Mm``, a megametre,
+    stays one); a unit given for a glTF file, which is in metres by its specification, is an
+    override: read so, and said."""
+    import warnings
+
+    mesh = cube(tmp_path)  # 1 x 2 x 3: 6 in the file's unit
+    stl = tmp_path / "cube.stl"
+    mesh.export(stl)
+    assert rp.MeshBody(mesh=str(stl), units="MM").volume == pytest.approx(6e-9, rel=1e-15)
+    assert rp.MeshBody(mesh=str(stl), units="Mm").volume == pytest.approx(6e18, rel=1e-15)
+    glb = tmp_path / "cube.glb"
+    mesh.export(glb)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # metres, as the file states: nothing said
+        assert rp.MeshBody(mesh=str(glb), units="m").volume == pytest.approx(6.0, rel=1e-15)
+    with pytest.warns(UserWarning, match=r"units='mm' overrides the unit glTF \(GLB\) states"):
+        assert rp.MeshBody(mesh=str(glb), units="mm").volume == pytest.approx(6e-9, rel=1e-15)

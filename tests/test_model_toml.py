@@ -416,3 +416,18 @@ def test_any_value_anywhere_is_a_model_error_or_a_model(place, value):
         model_from_dict(data, source="fuzz.toml", text=ISSUE_EXAMPLE)
     except rp.ModelError as error:
         assert str(error).startswith("fuzz.toml")
+
+
+def test_a_file_given_under_two_keys_is_refused(tmp_path):
+    """``file`` is another name of a mesh body's ``mesh`` (a STEP body's ``step``): both in one
+    table would drop one silently; refused, naming the alias and its line."""
+    mesh = tmp_path / "cube.stl"
+    rp.Box(length=0.1, width=0.1, height=0.1).mesh().export(mesh)
+    text = (
+        'gravity = [0, 0, -9.81]\n\n[bodies.part]\nshape = "mesh"\nmesh = "cube.stl"\n'
+        'file = "other.stl"\nunits = "m"\n\n[[joints]]\nname = "fix"\ntype = "fixed"\n'
+        'parent = "world"\nchild = "part.frame_a"\n'
+    )
+    error = error_of(tmp_path, text)
+    assert error.parameter == "bodies.part.file" and error.line == 6
+    assert "names the same parameter as 'mesh'" in str(error)

@@ -344,10 +344,14 @@ def test_per_solid_materials(assembly) -> None:
     same = rp.StepBody(step=assembly, materials="plate=aluminium,arm=7860,arm_2=7.86 g/cm^3")
     assert_same(same, reference, rtol=1e-13)
     assert mixed.density == pytest.approx(reference.mass / mixed.volume, rel=1e-13)
-    with pytest.raises(rp.ParameterError, match="must name solids or parts of the file"):
+    with pytest.raises(rp.ParameterError, match="names 'wheel', no solid or part of the file"):
         rp.StepBody(step=assembly, material={"wheel": "steel"})
-    with pytest.raises(rp.ParameterError, match="needs a material for every solid"):
+    with pytest.raises(rp.ParameterError, match="gives solid 'arm' no material") as info:
         rp.StepBody(step=assembly, material={"plate": "steel"})
+    assert info.value.parameter == "material"
+    with pytest.raises(rp.ParameterError, match="names 'plat', no solid") as info:
+        rp.StepBody(step=assembly, materials="plat=aluminium,*=steel")
+    assert info.value.parameter == "materials"  # the keyword the user gave
     # a part's name gives all its instances (arm and arm_2); a solid's own name comes first
     parts = rp.StepBody(step=assembly, materials="arm=aluminium,*=steel")
     assert_same(parts, assembly_reference(arm_density=2700.0), rtol=1e-13)
@@ -355,10 +359,13 @@ def test_per_solid_materials(assembly) -> None:
     plate = rp.Box(length=0.2, width=0.04, height=0.1, density=7860.0).mass
     arm = {rho: rp.Cylinder(length=0.3, radius=0.02, density=rho).mass for rho in (2700.0, 7860.0)}
     assert first.mass == pytest.approx(plate + arm[2700.0] + arm[7860.0], rel=1e-13)
-    # a mass given too sets the total, the map the ratios
+    # a mass given too sets the total, the map the ratios; a density for all is refused
     scaled = rp.StepBody(step=assembly, material={"plate": "aluminium", "*": "steel"}, mass=1.0)
     assert scaled.mass == 1.0
     np.testing.assert_allclose(scaled.center_of_mass, reference.center_of_mass, atol=1e-14)
+    with pytest.raises(rp.ParameterError, match="is the solids' own with per-solid") as info:
+        rp.StepBody(step=assembly, materials="plate=aluminium,*=steel", density=1000.0)
+    assert info.value.parameter == "density"
     with pytest.raises(rp.ParameterError, match=r"unknown material; did you mean") as info:
         rp.StepBody(step=assembly, materials="plate=unobtainium,*=steel")
     assert info.value.parameter == "material['plate']"
@@ -368,12 +375,18 @@ def test_per_solid_materials(assembly) -> None:
     from rigidparts.formats.step import load_model
 
     unnamed = {"wheel": "steel", "*": "steel"}
-    for bad, rule in (({"plate": "aluminium"}, "needs a material for every solid"),
-                      (unnamed, "must name solids or parts of the file")):  # fmt: skip
+    for bad, rule in (({"plate": "aluminium"}, "gives solid 'arm' no material"),
+                      (unnamed, "names 'wheel', no solid or part of the file")):  # fmt: skip
         with pytest.raises(rp.ModelError, match=rule):
             load_model(assembly, material=bad)
     model = load_model(assembly, material={"plate": "aluminium", "*": "steel"})
     assert [b.density for b in model.bodies.values()] == [2700.0, 7860.0, 7860.0]
+    # a part's name covers its instances in the model too: its mass the fused body's
+    for by_part in ({"arm": "aluminium", "*": "steel"}, {"arm": "2.7 g/cm^3", "plate": 7860}):
+        model = load_model(assembly, material=by_part)
+        assert [b.density for b in model.bodies.values()] == [7860.0, 2700.0, 2700.0]
+        whole = rp.StepBody(step=assembly, material=by_part).mass
+        assert sum(b.mass for b in model.bodies.values()) == pytest.approx(whole, rel=1e-13)
     # the map as text and a material for all: which one? refused, as the map and material={}
     for material in ("aluminium", {"plate": "aluminium", "*": "steel"}):
         with pytest.raises(rp.ParameterError, match=r"give it or material=.*, not both") as info:

@@ -656,8 +656,8 @@ class StepBody(Component):
         may also map solid names to materials or densities (``{"arm": "aluminium",
         "*": "steel"}``; a part's name for all its instances, ``*`` for the others), then
         each solid keeps its own density and
-        :attr:`density` is their volume-weighted mean (a ``density`` or ``mass`` given too
-        sets that mean, or the total mass, and the map only the ratios).
+        :attr:`density` is their volume-weighted mean (a ``mass`` given too sets the total
+        mass, the map the ratios; a ``density`` or another ``material`` too is refused).
     materials : the same per-solid map as text, ``"arm=aluminium,*=steel"`` (the command
         line's ``--materials``).
     frames : named frames, as for :class:`MeshBody`.
@@ -697,11 +697,18 @@ class StepBody(Component):
                     materials,
                     f"gives every solid its material: give it or material={material!r}, not both",
                 )
+            if density is not None:  # a density for all is a material for all
+                raise ParameterError(
+                    "density",
+                    density,
+                    "is the solids' own with per-solid materials: give the map or one density "
+                    "for all, not both (a mass with the map sets the total)",
+                )
             if self.spec.check(step, units, solid, None):
                 self._build((step, units, solid, None), DEFAULT_MATERIAL, None, None)
             dims = {"step": step, "units": units, "solid": solid, "materials": None}
             materials, mean = per_solid_densities(dims, given)
-            if density is None and mass is None:  # else they set the scale, the map the ratios
+            if mass is None:  # else it sets the total, the map the ratios
                 density = mean
             material = DEFAULT_MATERIAL
         self._build((step, units, solid, materials), material, density, mass, extra_frames=frames)

@@ -17,6 +17,7 @@ against pint, with every number form and spelling). Anything else is pint's to r
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 import re
 from typing import Any, Literal
@@ -25,7 +26,7 @@ import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["Kind", "registry", "to_si", "to_si_array"]
+__all__ = ["Kind", "length_unit_metres", "registry", "to_si", "to_si_array"]
 
 Kind = Literal["length", "density", "mass", "time", "angle", "stiffness", "damping"]
 
@@ -301,3 +302,19 @@ def to_si_array(name: str, value: Any, kind: Kind = "length") -> Any:
     if array.dtype.kind not in "fiu":
         raise ParameterError(name, value, f"must be an array of real {kind}s")
     return array.astype(np.float64, copy=False)
+
+
+def length_unit_metres(name: Any) -> float | None:
+    """Metres per length unit ``name`` (``"mm"``, ``"inch"``, the unit of a file's
+    coordinates): pint's name, else in lower case as files and their users write it (``MM``,
+    ``INCH``; pint's ``Mm`` stays a megametre); None for anything else (no name, a quantity
+    such as ``"2 mm"``, not a length)."""
+    if not isinstance(name, str) or not name.strip() or name.strip()[0].isdigit():
+        return None
+    for spelled in dict.fromkeys((name.strip(), name.strip().lower())):
+        try:
+            value = to_si("units", f"1 {spelled}", "length")
+        except ParameterError:
+            continue
+        return value if 0.0 < value < math.inf else None
+    return None

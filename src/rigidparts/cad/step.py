@@ -63,7 +63,7 @@ import numpy as np
 
 from .. import progress
 from ..errors import ParameterError
-from ..units import to_si
+from ..units import length_unit_metres
 
 __all__ = [
     "AREA_EPS",
@@ -285,17 +285,13 @@ def _silent() -> Iterator[None]:
 
 @functools.lru_cache(maxsize=64)
 def _unit_metres(name: str) -> float | None:
-    """Metres per unit ``name``: pint's, else in lower case as STEP files and their users spell
-    it (``MM``, ``INCH``: pint's ``Mm`` stays a megametre); None for no length unit."""
-    for spelled in (name, name.lower(), _STEP_UNITS.get(name.lower())):
-        if spelled is None:
-            continue
-        try:
-            value = to_si("units", f"1 {spelled}", "length")
-        except ParameterError:
-            continue
-        return value if 0.0 < value < math.inf else None
-    return None
+    """Metres per unit ``name`` (:func:`rigidparts.units.length_unit_metres`: ``MM`` and
+    ``INCH`` too), or as OpenCascade reports a STEP unit pint spells otherwise; None for no
+    length unit."""
+    found = length_unit_metres(name)
+    if found is None and name.lower() in _STEP_UNITS:
+        found = length_unit_metres(_STEP_UNITS[name.lower()])
+    return found
 
 
 #: STEP's unit names as OpenCascade reports them, where pint spells them otherwise.

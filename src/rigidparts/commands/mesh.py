@@ -118,7 +118,8 @@ def register(subparsers: Any) -> None:
             default=64,
             metavar="N",
             help="segments around round surfaces, integer >= 3 (default 64; shapes without "
-            "round surfaces ignore it)",
+            "round surfaces ignore it, and a STEP body, whose mesh is its certificate's "
+            "tessellation, within 1e-3 of its size)",
         )
         add_output_options(out)
         add_body_options(p, spec)

@@ -160,7 +160,8 @@ def _add_picture_options(parser: argparse.ArgumentParser, spec: Any = None) -> N
         type=sections,
         default=48,
         metavar="N",
-        help="segments around round surfaces (default 48)",
+        help="segments around round surfaces (default 48; a STEP body's mesh is its "
+        "certificate's tessellation, within 1e-3 of its size)",
     )
     group.add_argument("--no-labels", action="store_true", help="do not label the frames")
     group.add_argument("--no-frames", action="store_true", help="do not draw the frame triads")

@@ -84,23 +84,26 @@ def load_model(
         model.add_body(name, whole)
         model.add_joint(model_name(f"world_to_{name}", used), "fixed", "world", name)
         return model
-    if isinstance(material, Mapping):  # checked as rp.StepBody checks it: names, coverage
-        from ..shapes.step_body import per_solid_densities
+    entries: dict[str, Any] = {}
+    if isinstance(material, Mapping):  # looked up as rp.StepBody does: solids, parts, '*'
+        from ..shapes.step_body import solid_materials
 
+        dims = {"step": path, "units": units, "solid": None, "materials": None}
         try:
-            per_solid_densities(
-                {"step": path, "units": units, "solid": None, "materials": None}, material
-            )
+            entries = {s.name: value for s, _, value in solid_materials(dims, material)}
         except ParameterError as exc:
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
     root: tuple[str, Any] | None = None
     for solid in found.solids:
-        if isinstance(material, Mapping):
-            chosen = material.get(solid.name, material.get("*", DEFAULT_MATERIAL))
-        else:
-            chosen = DEFAULT_MATERIAL if material is None else material
+        chosen: dict[str, Any] = {"material": DEFAULT_MATERIAL if material is None else material}
+        if entries:
+            value = entries[solid.name]
+            quantity = isinstance(value, int | float) or (
+                isinstance(value, str) and any(c.isdigit() for c in value)
+            )  # a density (as the map allows), else a material
+            chosen = {"density": value} if quantity else {"material": value}
         try:
-            body = StepBody(step=path, units=units, solid=solid.name, material=chosen)
+            body = StepBody(step=path, units=units, solid=solid.name, **chosen)
         except ParameterError as exc:
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
         name = model_name(solid.name, used)

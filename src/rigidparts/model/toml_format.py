@@ -309,6 +309,11 @@ def _check_body_keys(
             known = ", ".join(["shape", *keywords, *APPEARANCE_KEYS])
             rule = f"unknown key for a {spec.name} (known: {known})"
             raise errors((*path, key), f"{prefix}.{key}", value, rule)
+    for p in spec.params:  # an alias beside its parameter: one would be dropped
+        for alias in p.aliases:
+            if alias in table and p.name in table:
+                rule = f"names the same parameter as {p.name!r}: give one of them"
+                raise errors((*path, alias), f"{prefix}.{alias}", table[alias], rule)
 
 
 # -- [[joints]] ------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..inertia import MassProperties
 from ..polyhedron import MeshDefect, PolyhedronIntegrals
-from ..units import to_si
+from ..units import length_unit_metres
 from ._mesh_repair import DEFAULT_WELD
 from ._spec import (
     UNREPRESENTABLE_RULE,
@@ -111,14 +111,8 @@ def _is_trimesh(value: Any) -> bool:
 
 
 def _unit_factor(units: Any) -> float | None:
-    """Metres per unit of ``units`` (a length unit name), None when it is none."""
-    if not isinstance(units, str) or not units.strip() or units.strip()[0].isdigit():
-        return None
-    try:
-        factor = to_si("units", f"1 {units.strip()}", "length")
-    except ParameterError:
-        return None
-    return factor if 0.0 < factor < math.inf else None
+    """Metres per unit of ``units`` (a length unit name, ``MM`` too), None when it is none."""
+    return length_unit_metres(units)
 
 
 def check(mesh: Any, units: Any, weld: Any = None, hull: Any = False) -> int:
@@ -256,6 +250,15 @@ def load(source: Any, units: Any, weld: Any = None, hull: Any = False) -> Loaded
     factor = _unit_factor(units if units is not None else native)
     if factor is None:
         raise ParameterError("units", units, RULES[UNITS_VALID - 1].text)
+    if units is not None and native is not None and factor != _unit_factor(native):
+        import warnings
+
+        # glTF is in metres by its specification: another unit is an override, said
+        warnings.warn(
+            f"{_shown(source) if key is not None else kind}: units={units!r} overrides the "
+            f"unit {kind} states ({native}): its coordinates are read as {units}",
+            stacklevel=3,
+        )
     if raw is None:
         vertices, faces, _ = _read_file(path, suffix, source)
     else:

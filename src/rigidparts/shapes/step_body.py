@@ -37,9 +37,11 @@ __all__ = [
     "check",
     "extent",
     "general_form",
+    "material_density",
     "mesh",
     "per_solid_densities",
     "selected",
+    "solid_materials",
     "step_file",
 ]
 
@@ -338,73 +340,84 @@ def _part(solid: Any) -> str:
     return solid.path[-1] if solid.path else solid.name
 
 
-def per_solid_densities(
-    dimensions: Mapping[str, Any], materials: Any
-) -> tuple[tuple[tuple[str, float], ...], float]:
-    """``((solid name, density kg/m^3), ...), mean density``: ``materials`` (a mapping or a
-    text ``'NAME=MATERIAL,NAME=MATERIAL'``) resolved for every solid the body holds, each value
-    a material name or a density (a number in kg/m^3 or a string with units); a key names a
-    solid, or a part for all its instances (``arm``: the solids ``arm`` and ``arm_2``; a
-    solid's own name first); the key ``*`` gives the solids not named. The mean is
-    ``sum rho_i V_i / sum V_i``."""
-    from ..density import resolve_density
-    from ..units import to_si
-
+def solid_materials(dimensions: Mapping[str, Any], materials: Any) -> list[tuple[Any, str, Any]]:
+    """``[(solid, key, value), ...]`` for every solid the body holds: ``materials`` (a mapping,
+    or the text ``'NAME=MATERIAL,NAME=MATERIAL'``) looked up for it. A key names a solid, or a
+    part for all its instances (``arm``: the solids ``arm`` and ``arm_2``; a solid's own name
+    first); ``*`` gives the solids not named. ParameterError (named ``materials`` for the
+    text, ``material`` for a mapping) for a key that names nothing, a solid given twice, or a
+    solid left without a material."""
+    keyword = "materials" if isinstance(materials, str) else "material"
+    given = materials
     if isinstance(materials, str):
         pairs = {}
         for item in materials.split(","):
             name, sep, value = item.partition("=")
             if not sep or not name.strip() or not value.strip():
                 raise ParameterError(
-                    "materials", materials, "must be 'NAME=MATERIAL,NAME=MATERIAL' (solid names)"
+                    keyword, given, "must be 'NAME=MATERIAL,NAME=MATERIAL' (solid names)"
                 )
             if name.strip() in pairs:
-                raise ParameterError(
-                    "materials", materials, f"names solid {name.strip()!r} twice"
-                )
+                raise ParameterError(keyword, given, f"names solid {name.strip()!r} twice")
             pairs[name.strip()] = value.strip()
         materials = pairs
     if not isinstance(materials, Mapping) or not materials:
-        raise ParameterError("material", materials, "must map solid names to materials")
-
-    def density_of(key: str, value: Any) -> float:
-        if isinstance(value, bool):
-            raise ParameterError(f"material[{key!r}]", value, "must be a material or a density")
-        if isinstance(value, int | float):
-            rho = float(value)
-        else:
-            try:
-                rho = resolve_density(value, None, None)[0]
-            except (ParameterError, TypeError) as exc:
-                if isinstance(exc, ParameterError) and not any(c.isdigit() for c in str(value)):
-                    # a word, not a quantity: the material table's error (did you mean ...?)
-                    raise ParameterError(f"material[{key!r}]", value, exc.rule) from None
-                rho = to_si(f"material[{key!r}]", value, "density")
-        if not 0.0 < rho < math.inf:
-            raise ParameterError(f"material[{key!r}]", value, "must give a positive density")
-        return rho
-
-    solids = selected(dimensions)
+        raise ParameterError(keyword, given, "must map solid names to materials")
     every = step_file(dimensions).solids
     names = {s.name for s in every} | {_part(s) for s in every}
     for key in materials:
         if key != "*" and key not in names:
             shown = ", ".join(repr(n) for n in sorted(names))
             raise ParameterError(
-                "material", key, f"must name solids or parts of the file: one of {shown}"
+                keyword, given, f"names {key!r}, no solid or part of the file: one of {shown}"
             )
-    resolved = []
-    for solid in solids:
-        # the solid's own name, else its part's (every instance: 'arm' for arm and arm_2)
+    found = []
+    for solid in selected(dimensions):
         key = next((k for k in (solid.name, _part(solid), "*") if k in materials), None)
-        if key is not None:
-            resolved.append((solid.name, density_of(key, materials[key])))
-        else:
+        if key is None:
             raise ParameterError(
-                "material",
-                solid.name,
-                "needs a material for every solid: name it, or give '*' for the others",
+                keyword,
+                given,
+                f"gives solid {solid.name!r} no material: name it (or its part), or give '*' "
+                "for the others",
             )
+        found.append((solid, key, materials[key]))
+    return found
+
+
+def material_density(key: str, value: Any) -> float:
+    """The density (kg/m^3) of a material entry ``value`` (a material's name, a number in
+    kg/m^3, or a density with units) given under ``key``; ParameterError naming
+    ``material[key]``."""
+    from ..density import resolve_density
+    from ..units import to_si
+
+    if isinstance(value, bool):
+        raise ParameterError(f"material[{key!r}]", value, "must be a material or a density")
+    if isinstance(value, int | float):
+        rho = float(value)
+    else:
+        try:
+            rho = resolve_density(value, None, None)[0]
+        except (ParameterError, TypeError) as exc:
+            if isinstance(exc, ParameterError) and not any(c.isdigit() for c in str(value)):
+                # a word, not a quantity: the material table's error (did you mean ...?)
+                raise ParameterError(f"material[{key!r}]", value, exc.rule) from None
+            rho = to_si(f"material[{key!r}]", value, "density")
+    if not 0.0 < rho < math.inf:
+        raise ParameterError(f"material[{key!r}]", value, "must give a positive density")
+    return rho
+
+
+def per_solid_densities(
+    dimensions: Mapping[str, Any], materials: Any
+) -> tuple[tuple[tuple[str, float], ...], float]:
+    """``((solid name, density kg/m^3), ...), mean density`` for every solid the body holds
+    (:func:`solid_materials`, :func:`material_density`). The mean is
+    ``sum rho_i V_i / sum V_i``."""
+    entries = solid_materials(dimensions, materials)
+    solids = [solid for solid, _, _ in entries]
+    resolved = [(solid.name, material_density(key, value)) for solid, key, value in entries]
     volume = sum(s.volume for s in solids)
     mean = sum(rho * s.volume for (_, rho), s in zip(resolved, solids, strict=True)) / volume
     return tuple(resolved), mean
