@@ -650,6 +650,37 @@ def test_a_faulty_tessellation_is_meshed_again_and_the_better_kept(files, monkey
     assert next(counts, None) is None  # the last mesh counted
 
 
+def test_a_face_the_mesher_fails_is_meshed_again_at_another_scale(files, monkeypatch) -> None:
+    """The tube in millimetres whose mesh (Delabella's, then Watson's) had a faulty face: a copy
+    scaled to metres is meshed and compared; its relative differences are the unscaled
+    mesh's (the same triangles, 1000 times smaller), and the solid is certified."""
+    from rigidparts.cad import step as S
+
+    plain = rp.StepBody(step=files["tube", "mm"]).certificate
+    S._CACHE.clear()
+    found, calls, scales = S._faulty_faces, [], []
+    scaled = S._scaled
+
+    def faulty_at_first(shape):
+        calls.append(shape)
+        triangles, unmeshed, faulty = found(shape)
+        return triangles, unmeshed, faulty + (len(calls) <= 2)  # the file's unit: both meshers
+
+    def recording(shape, k):
+        scales.append(k)
+        return scaled(shape, k)
+
+    monkeypatch.setattr(S, "_faulty_faces", faulty_at_first)
+    monkeypatch.setattr(S, "_scaled", recording)
+    again = rp.StepBody(step=files["tube", "mm"]).certificate
+    assert scales == [1e-3] and len(calls) == 3
+    ((_, first),) = plain["solids"].items()
+    ((_, second),) = again["solids"].items()
+    assert second["agrees"] and second["complete"] and second["triangles"] == first["triangles"]
+    for key in ("volume_difference", "center_of_mass_difference", "inertia_difference"):
+        assert second[key] == pytest.approx(first[key], rel=1e-6, abs=1e-15), key
+
+
 def test_a_faulty_tessellation_is_never_certified(files, monkeypatch) -> None:
     """A face with a hole or a crack (OpenCascade's mesher, twice): the comparison proves
     nothing, so the result carries the "not certified" warning naming the faulty faces."""

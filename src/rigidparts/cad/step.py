@@ -674,7 +674,10 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"precision ({_PRECISION:g} of the unit) leaves no room for the certificate's "
             f"tessellation (within {DEFLECTION:g} of the size); write the part in a smaller unit"
         )
-    certificate = _certify(local, volume, centroid, inertia, area, size, error, swept)
+    # another scale for a mesher that fails: metres (as read before the document took the
+    # file's unit), or millimetres for a file in metres
+    rescale = factor if factor != 1.0 else 1e3
+    certificate = _certify(local, volume, centroid, inertia, area, size, error, swept, rescale)
     if certificate.unmeshed_faces == 0 and not certificate.within_bound:
         # every face meshed, the volumes further apart than a tessellation may be: the B-rep's
         # integrals are wrong (or a hole the mesher left is as large: either way, refused)
@@ -867,26 +870,38 @@ def _certify(
     size: float,
     error: float = 0.0,
     swept: bool = False,
+    rescale: float | None = None,
 ) -> Certificate:
     """The B-rep's integrals against its tessellation's (module docstring); ``swept``: swept
-    faces were left unconverted (the comparison is then incomplete). The polyhedron's
-    integrals are OpenCascade's own over the triangles (``BRepGProp.VolumeProperties_s`` with
-    ``UseTriangulation``: Gauss cubature on each triangle, exact for the degree-3 integrands
-    of the divergence theorem; it agrees with :func:`rigidparts.polyhedron.integrals` on the
-    same triangles to rounding, ``tests/test_step.py``), computed in C++ without reading the
-    nodes back into Python: the certificate costs the mesher's time and its check of faulty
-    faces (:func:`_faulty_faces`, 0.1-1 ms on simple solids)."""
+    faces were left unconverted (the comparison is then incomplete). ``rescale``: should the
+    mesher leave a face out or faulty, a copy scaled by it is meshed too (its fixed tolerances,
+    1e-7 of the document's unit, then mean another size: on real parts each of metres and
+    millimetres meshed some whole that the other did not), and the better mesh is compared.
+    The polyhedron's integrals are OpenCascade's own over the triangles
+    (``BRepGProp.VolumeProperties_s`` with ``UseTriangulation``: Gauss cubature on each
+    triangle, exact for the degree-3 integrands of the divergence theorem; it agrees with
+    :func:`rigidparts.polyhedron.integrals` on the same triangles to rounding,
+    ``tests/test_step.py``), computed in C++ without reading the nodes back into Python: the
+    certificate costs the mesher's time and its check of faulty faces (:func:`_faulty_faces`,
+    0.1-1 ms on simple solids)."""
     from OCP.BRepGProp import BRepGProp
     from OCP.gp import gp_Pnt
     from OCP.GProp import GProp_GProps
 
     delta = DEFLECTION * size
     triangles, unmeshed, faulty = _mesh(shape, delta)
+    meshed, k = shape, 1.0  # the shape whose mesh is compared, and its scale
+    if (unmeshed or faulty) and rescale is not None:
+        copy = _scaled(shape, rescale)
+        found = _mesh(copy, delta * rescale)
+        if found[1:] < (unmeshed, faulty):  # fewer faces unmeshed, then fewer faulty
+            meshed, k = copy, rescale
+            triangles, unmeshed, faulty = found
     complete = unmeshed == 0 and faulty == 0 and not swept
     bound = area * delta / volume
-    props = GProp_GProps(gp_Pnt(*centroid.tolist()))
-    BRepGProp.VolumeProperties_s(shape, props, False, False, True)
-    mesh_volume = props.Mass()
+    props = GProp_GProps(gp_Pnt(*(k * centroid).tolist()))
+    BRepGProp.VolumeProperties_s(meshed, props, False, False, True)
+    mesh_volume = props.Mass() / k**3
     if triangles == 0 or not (mesh_volume > 0.0 and math.isfinite(mesh_volume)):
         return Certificate(
             triangles, delta, math.inf, bound, math.inf, math.inf, False,
@@ -894,9 +909,9 @@ def _certify(
         )  # fmt: skip
     c = props.CentreOfMass()
     matrix = props.MatrixOfInertia()  # about the polyhedron's centroid
-    mesh_inertia = np.array([[matrix.Value(i, j) for j in (1, 2, 3)] for i in (1, 2, 3)])
+    mesh_inertia = np.array([[matrix.Value(i, j) for j in (1, 2, 3)] for i in (1, 2, 3)]) / k**5
     dv = abs(mesh_volume - volume) / volume
-    dc = float(np.linalg.norm(np.array([c.X(), c.Y(), c.Z()]) - centroid)) / size
+    dc = float(np.linalg.norm(np.array([c.X(), c.Y(), c.Z()]) / k - centroid)) / size
     scale = float(np.max(np.abs(inertia)))
     di = float(np.max(np.abs(mesh_inertia - inertia))) / scale
     found = Certificate(triangles, delta, dv, bound, dc, di, False, complete, error)
@@ -908,6 +923,16 @@ def _certify(
         faulty_faces=faulty,
         swept_unconverted=swept,
     )
+
+
+def _scaled(shape: Any, k: float) -> Any:
+    """A copy of ``shape`` scaled by ``k`` about the origin."""
+    from OCP.BRepBuilderAPI import BRepBuilderAPI_Transform
+    from OCP.gp import gp_Pnt, gp_Trsf
+
+    trsf = gp_Trsf()
+    trsf.SetScale(gp_Pnt(0.0, 0.0, 0.0), k)
+    return BRepBuilderAPI_Transform(shape, trsf, True).Shape()
 
 
 def _mesh(shape: Any, deflection: float) -> tuple[int, int, int]:
