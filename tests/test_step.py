@@ -315,6 +315,34 @@ def _fail_on_second_solid(measure):
     return failing
 
 
+def test_a_models_materials_from_python_and_the_command_line(assembly, tmp_path) -> None:
+    """``rp.load_model(path, material=...)`` and ``--step-material``: one material or density
+    for all, or per solid or part (a map, or its text); each body its solid's, the model's
+    mass the fused body's (and the closed forms'); refused for a file that is not STEP."""
+    from rigidparts.commands import main
+
+    reference = assembly_reference(arm_density=2700.0)
+    for material in ({"arm": "aluminium", "*": "steel"}, "arm=aluminium,*=steel",
+                     "arm=2.7 g/cm^3,plate=steel"):  # fmt: skip
+        model = rp.load_model(assembly, material=material)
+        assert [b.density for b in model.bodies.values()] == [7860.0, 2700.0, 2700.0]
+        whole = rp.load_model(assembly, material=material, as_one_body=True)
+        (fused,) = whole.bodies.values()
+        assert_same(fused, reference, rtol=1e-13)
+    for one in ("aluminium", 2700.0, "2700 kg/m^3"):
+        model = rp.load_model(assembly, material=one)
+        assert [b.density for b in model.bodies.values()] == [2700.0] * 3
+    out = tmp_path / "robot.urdf"
+    argv = ["export", str(assembly), "--step-material", "arm=aluminium,*=steel", "-o", str(out)]
+    assert main(argv) == 0
+    exported = rp.load_model(out)
+    total = sum(b.mass for b in exported.bodies.values())
+    assert total == pytest.approx(reference.mass, rel=1e-12)
+    toml = Path(__file__).parents[1] / "examples" / "pendulum.toml"
+    with pytest.raises(rp.ParameterError, match="is the material of the solids of a STEP file"):
+        rp.load_model(toml, material="aluminium")
+
+
 def test_an_assembly_fused_as_one_body(assembly, tmp_path) -> None:
     """``as_one_body`` / ``--as-one-body``: one body, the placed closed forms' sum."""
     model = rp.load_model(assembly, as_one_body=True)

@@ -297,8 +297,8 @@ def add_search_path_option(parser: argparse.ArgumentParser) -> None:
 
 def add_model_file_options(parser: argparse.ArgumentParser) -> None:
     """The options of a command that reads a model file (:func:`load_model_file`):
-    ``--search-path`` for the meshes robot files name, ``--as-one-body`` and ``--step-units``
-    for a STEP assembly."""
+    ``--search-path`` for the meshes robot files name, ``--as-one-body``, ``--step-units`` and
+    ``--step-material`` for a STEP assembly."""
     add_search_path_option(parser)
     parser.add_argument(
         "--as-one-body",
@@ -311,6 +311,13 @@ def add_model_file_options(parser: argparse.ArgumentParser) -> None:
         help="the length unit of a STEP file that states none (mm, m, in, ...; one that "
         "differs from the file's overrides it, with a warning)",
     )
+    parser.add_argument(
+        "--step-material",
+        metavar="MATERIAL",
+        help="a STEP file's material: one for all its solids, or per solid or part "
+        "'NAME=MATERIAL,NAME=MATERIAL' ('*' for the others; a density such as 2700 or "
+        "'2.7 g/cm^3' in place of a material); default steel",
+    )
 
 
 def load_model_file(path: str, args: argparse.Namespace) -> Any:
@@ -318,7 +325,11 @@ def load_model_file(path: str, args: argparse.Namespace) -> Any:
     from ..formats import load_model
 
     model = load_model(
-        path, search_path=args.search_path, as_one_body=args.as_one_body, units=args.step_units
+        path,
+        search_path=args.search_path,
+        as_one_body=args.as_one_body,
+        units=args.step_units,
+        material=args.step_material,
     )
     large = [(name, extent) for name, body in model.bodies.items()
              if (extent := file_extent(body)) is not None and extent > LARGE_EXTENT]  # fmt: skip

@@ -95,17 +95,20 @@ def load_model(
     search_path: Any = (),
     as_one_body: bool = False,
     units: str | None = None,
+    material: Any = None,
 ) -> Any:
     """A :class:`~rigidparts.Model` from a rigidparts model file (``.toml``), a robot
     description file (URDF, MJCF, SDFormat, USD: :mod:`rigidparts.formats.to_model`) or a STEP
     assembly (``.step``, ``.stp``: each solid a :class:`~rigidparts.StepBody`; with
     ``as_one_body`` one body, the solids fused; ``units`` the length unit of a STEP file that
-    states none). ``search_path``: folders where ``package://`` and ``model://`` meshes are
-    looked for."""
+    states none; ``material`` its solids' material: one for all, ``{solid or part name:
+    material or density}`` or the text ``"plate=aluminium,*=steel"``, default steel).
+    ``search_path``: folders where ``package://`` and ``model://`` meshes are looked for."""
     suffix = Path(path).suffix.lower()
     for name, value, rule in (
         ("as_one_body", as_one_body, "fuses the solids of"),
         ("units", units, "is the length unit of"),
+        ("material", material, "is the material of the solids of"),
     ):
         if value and suffix not in STEP_SUFFIXES:
             raise ParameterError(
@@ -118,7 +121,9 @@ def load_model(
     if suffix in STEP_SUFFIXES:  # exact solids: each a StepBody, straight into a Model
         from .step import load_model as load_step
 
-        return load_step(path, units=units, search_path=search_path, as_one_body=as_one_body)
+        return load_step(
+            path, units=units, material=material, search_path=search_path, as_one_body=as_one_body
+        )
     if suffix not in FORMATS and suffix != ".xml":  # every model file this reads, named
         known = ", ".join(sorted({*FORMATS, ".toml", *STEP_SUFFIXES}))
         raise ModelError(

@@ -46,6 +46,15 @@ def model_name(name: str, used: set[str]) -> str:
     return out
 
 
+def _keywords(value: Any) -> dict[str, Any]:
+    """A body's keywords for one material entry: a density (a number, or a quantity such as
+    ``"2.7 g/cm^3"``: digits) or a material."""
+    quantity = isinstance(value, int | float) or (
+        isinstance(value, str) and any(c.isdigit() for c in value)
+    )
+    return {"density": value} if quantity else {"material": value}
+
+
 def load_model(
     path: str | os.PathLike[str],
     *,
@@ -56,8 +65,9 @@ def load_model(
 ) -> Any:
     """The :class:`~rigidparts.Model` of STEP file ``path``: one body per solid, each fixed to
     the world at its assembly placement (``as_one_body``: one body, the solids fused).
-    ``units`` when the file states none; ``material`` a material for all, or ``{solid name:
-    material}`` (``*`` for the others); default steel. ``search_path`` is accepted for
+    ``units`` when the file states none; ``material`` a material for all, or ``{solid or
+    part name: material or density}`` (``*`` for the others) or that map as text
+    (``"plate=aluminium,*=steel"``); default steel. ``search_path`` is accepted for
     :func:`rigidparts.formats.load_model`'s signature (a STEP file names no other files).
     ModelError naming the file and the rule."""
     from ..bodies import StepBody
@@ -74,10 +84,15 @@ def load_model(
     stem = os.path.splitext(os.path.basename(shown))[0]
     model = Model(name=model_name(stem, set()))
     used: set[str] = set()
+    per_solid = isinstance(material, Mapping) or (isinstance(material, str) and "=" in material)
+    for_all = _keywords(DEFAULT_MATERIAL if material is None else material)
     if as_one_body:  # the solids fused: the file's whole mass properties, at its origin
-        chosen = DEFAULT_MATERIAL if material is None else material
+        chosen = for_all
+        if per_solid:
+            key = "materials" if isinstance(material, str) else "material"  # text or mapping
+            chosen = {key: material}
         try:
-            whole = StepBody(step=path, units=units, material=chosen)
+            whole = StepBody(step=path, units=units, **chosen)
         except ParameterError as exc:
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
         name = model_name(stem, used)
@@ -85,7 +100,7 @@ def load_model(
         model.add_joint(model_name(f"world_to_{name}", used), "fixed", "world", name)
         return model
     entries: dict[str, Any] = {}
-    if isinstance(material, Mapping):  # looked up as rp.StepBody does: solids, parts, '*'
+    if per_solid:  # looked up as rp.StepBody does: solids, parts, '*'
         from ..shapes.step_body import solid_materials
 
         dims = {"step": path, "units": units, "solid": None, "materials": None}
@@ -95,13 +110,7 @@ def load_model(
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
     root: tuple[str, Any] | None = None
     for solid in found.solids:
-        chosen: dict[str, Any] = {"material": DEFAULT_MATERIAL if material is None else material}
-        if entries:
-            value = entries[solid.name]
-            quantity = isinstance(value, int | float) or (
-                isinstance(value, str) and any(c.isdigit() for c in value)
-            )  # a density (as the map allows), else a material
-            chosen = {"density": value} if quantity else {"material": value}
+        chosen = _keywords(entries[solid.name]) if entries else for_all
         try:
             body = StepBody(step=path, units=units, solid=solid.name, **chosen)
         except ParameterError as exc:
