@@ -896,6 +896,26 @@ def test_a_part_placed_twice_at_one_place_is_said(tmp_path) -> None:
         rp.StepBody(step=path)
 
 
+def test_a_models_body_names_name_the_solids_too(tmp_path) -> None:
+    """Names a body name cannot hold (``base plate``, ``9 x``) become ``base_plate`` and
+    ``_9_x`` in the model; ``solid=`` and the material map take either spelling."""
+    parts = [("base plate", F.box(200.0, 40.0, 100.0), (0.0, 0.0, 0.0), 0.0),
+             ("9 x", F.cylinder(300.0, 20.0), (10.0, 20.0, 30.0), 0.0)]  # fmt: skip
+    path = F.write_assembly(parts, tmp_path / "names.step", "mm")
+    model = rp.load_model(path)
+    assert list(model.bodies) == ["base_plate", "_9_x"]
+    for name in ("base plate", "base_plate"):
+        body = rp.StepBody(step=path, solid=name, density=1000.0)
+        assert body.mass == pytest.approx(1000.0 * 0.2 * 0.04 * 0.1, rel=RTOL)
+    plate = rp.StepBody(step=path, solid="base plate", material="aluminium")
+    arm = rp.StepBody(step=path, solid="9 x", material="steel")
+    for text in ("base_plate=aluminium,_9_x=steel", "base plate=aluminium,9 x=steel"):
+        mixed = rp.StepBody(step=path, materials=text)
+        assert mixed.mass == pytest.approx(plate.mass + arm.mass, rel=RTOL)
+    with pytest.raises(rp.ParameterError, match="names solid 'base plate' twice"):
+        rp.StepBody(step=path, materials="base plate=aluminium,base_plate=steel,*=steel")
+
+
 def test_unnamed_solids_are_named_after_the_file(tmp_path) -> None:
     """Two boxes in one compound, their products unnamed (OpenCascade's placeholder): named
     after the file, ``pair_1`` and ``pair_2``, alike in the body's certificate and in the

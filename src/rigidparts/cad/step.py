@@ -51,6 +51,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -69,12 +70,14 @@ __all__ = [
     "AREA_EPS",
     "DEFLECTION",
     "INTEGRATION_EPS",
+    "NOT_NAME",
     "THIN_WALL",
     "Certificate",
     "StepFile",
     "StepSolid",
     "read_step",
     "require_ocp",
+    "same_name",
 ]
 
 #: OpenCascade's geometric precision (``Precision::Confusion``), in the document's unit: its
@@ -224,12 +227,27 @@ class StepFile:
     solids: tuple[StepSolid, ...]
 
     def solid(self, name: str) -> StepSolid:
-        """The solid called ``name``; ParameterError listing the names otherwise."""
+        """The solid called ``name`` in the file, or in a model's body names when that is one
+        solid (:func:`same_name`); ParameterError listing the names otherwise."""
         for solid in self.solids:
             if solid.name == name:
                 return solid
+        found = [solid for solid in self.solids if same_name(name, solid.name)]
+        if len(found) == 1:
+            return found[0]
         names = ", ".join(repr(s.name) for s in self.solids)
         raise ParameterError("solid", name, f"must name a solid of {self.path}: one of {names}")
+
+
+#: The characters a body name cannot hold: a model's body names have ``_`` for them
+#: (:func:`rigidparts.formats.step.model_name`).
+NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def same_name(given: str, name: str) -> bool:
+    """Whether ``given`` is ``name`` as the file writes it or as a model's body name spells it
+    (``base plate`` as ``base_plate``, ``9 x`` as ``_9_x``)."""
+    return given == name or given.lstrip("_") == NOT_NAME.sub("_", name).lstrip("_")
 
 
 _CACHE: OrderedDict[tuple[Any, ...], StepFile] = OrderedDict()

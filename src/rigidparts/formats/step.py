@@ -19,7 +19,6 @@ their exact B-rep integrals instead of declared inertials.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,12 +27,11 @@ from ..transforms import compose, invert
 
 __all__ = ["load_model", "model_name"]
 
-_NOT_NAME = re.compile(r"[^A-Za-z0-9_-]")
-
-
 def model_name(name: str, used: set[str]) -> str:
     """``name`` as a valid, unused body name (added to ``used``)."""
-    text = _NOT_NAME.sub("_", name) or "solid"
+    from ..cad.step import NOT_NAME
+
+    text = NOT_NAME.sub("_", name) or "solid"
     if not (text[0].isalpha() or text[0] == "_"):
         text = f"_{text}"
     if text == "world":

@@ -344,7 +344,8 @@ def solid_materials(dimensions: Mapping[str, Any], materials: Any) -> list[tuple
     """``[(solid, key, value), ...]`` for every solid the body holds: ``materials`` (a mapping,
     or the text ``'NAME=MATERIAL,NAME=MATERIAL'``) looked up for it. A key names a solid, or a
     part for all its instances (``arm``: the solids ``arm`` and ``arm_2``; a solid's own name
-    first); ``*`` gives the solids not named. ParameterError (named ``materials`` for the
+    first), as the file writes it or as a model's body name spells it (``base_plate`` for
+    ``base plate``: :func:`rigidparts.cad.step.same_name`); ``*`` gives the solids not named. ParameterError (named ``materials`` for the
     text, ``material`` for a mapping) for a key that names nothing, a solid given twice, or a
     solid left without a material."""
     keyword = "materials" if isinstance(materials, str) else "material"
@@ -363,14 +364,25 @@ def solid_materials(dimensions: Mapping[str, Any], materials: Any) -> list[tuple
         materials = pairs
     if not isinstance(materials, Mapping) or not materials:
         raise ParameterError(keyword, given, "must map solid names to materials")
+    from ..cad.step import same_name
+
     every = step_file(dimensions).solids
     names = {s.name for s in every} | {_part(s) for s in every}
-    for key in materials:
-        if key != "*" and key not in names:
-            shown = ", ".join(repr(n) for n in sorted(names))
-            raise ParameterError(
-                keyword, given, f"names {key!r}, no solid or part of the file: one of {shown}"
-            )
+    by_name: dict[str, Any] = {}
+    for key, value in materials.items():
+        name = key
+        if key != "*" and key not in names:  # a model's body name for it?
+            found = [n for n in names if same_name(key, n)]
+            if len(found) != 1:
+                shown = ", ".join(repr(n) for n in sorted(names))
+                raise ParameterError(
+                    keyword, given, f"names {key!r}, no solid or part of the file: one of {shown}"
+                )
+            name = found[0]
+        if name in by_name:
+            raise ParameterError(keyword, given, f"names solid {name!r} twice")
+        by_name[name] = value
+    materials = by_name
     found = []
     for solid in selected(dimensions):
         key = next((k for k in (solid.name, _part(solid), "*") if k in materials), None)
