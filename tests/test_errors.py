@@ -8,6 +8,7 @@ import math
 import pytest
 
 import rigidparts as rp
+from rigidparts.errors import MergeableWarning
 from rigidparts.shapes import box as box_kernel
 from rigidparts.shapes import cone as cone_kernel
 
@@ -289,7 +290,7 @@ def test_error_types() -> None:
     assert len(str(rp.ParameterError("p", long_value, "too long"))) < 120
 
 
-class _Mergeable(UserWarning):
+class _Mergeable(MergeableWarning):
     """A warning that merges: its texts joined."""
 
     def __init__(self, text: str) -> None:

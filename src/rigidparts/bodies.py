@@ -430,7 +430,8 @@ class MeshBody(Component):
         ``trimesh.Trimesh``. It must bound a solid: closed, consistently wound, facing outward,
         with a volume (each defect is a ParameterError naming the file and what is wrong).
     units : the length unit of the file's coordinates (``"mm"``, ``"m"``, ``"in"``); required
-        for STL, OBJ, PLY, OFF and a Trimesh (they carry no unit), metres for glTF.
+        for STL, OBJ, PLY, OFF and a Trimesh (they carry no unit), metres for glTF (a unit
+        given for it overrides that, with a warning).
     weld : welding tolerance relative to the part's size (default 1e-9; None too; 0: none): a mesh
         closed up to it is welded (``mesh_report`` says what was done).
     hull : whether a mesh that bounds no solid is replaced by its convex hull (the volume
@@ -687,6 +688,14 @@ class StepBody(Component):
         :meth:`rigidparts.component.Component._build`)."""
         from collections.abc import Mapping
 
+        if isinstance(materials, tuple | list):  # (name, material or density) pairs: a map
+            from .shapes.step_body import MATERIALS_VALID, RULES
+
+            try:
+                materials = {str(name): value for name, value in materials}
+            except (TypeError, ValueError):
+                rule = RULES[MATERIALS_VALID - 1].text
+                raise ParameterError("materials", materials, rule) from None
         if isinstance(material, Mapping) or isinstance(materials, str | Mapping):
             from .shapes.step_body import per_solid_densities
 

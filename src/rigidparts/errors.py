@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ModelError", "ParameterError", "merged_warnings"]
+__all__ = ["MergeableWarning", "ModelError", "ParameterError", "merged_warnings"]
 
 
 class ParameterError(ValueError):
@@ -88,18 +88,29 @@ def _long_integer(value: int, digits: str | None) -> str:
     return f"{sign}{mantissa}e+{len(digits) - 1} (a {len(digits)}-digit integer)"
 
 
+class MergeableWarning(UserWarning):
+    """A warning of which several make fewer (:func:`merged_warnings`): a subclass's
+    :meth:`merged` combines them (:class:`rigidparts.shapes.step_body.CappedHolesWarning`:
+    one per file for a STEP model's bodies, meshed one by one)."""
+
+    @classmethod
+    def merged(cls, found: list[Any]) -> list[Any]:
+        """The warnings ``found`` combined (here: as they are)."""
+        return list(found)
+
+
 @contextlib.contextmanager
 def merged_warnings() -> Iterator[None]:
-    """Warnings issued in the block whose class has a ``merged(warnings) -> list`` classmethod
-    (:class:`rigidparts.shapes.step_body.CappedHolesWarning`: a STEP model's bodies meshed one
-    by one, one warning each) held and issued merged when the block ends (also when it
-    fails); every other warning shown as it comes. Held at display, after the filters: an
-    ``error`` filter still raises at once, and a warning the filters hide is not held."""
+    """:class:`MergeableWarning` s issued in the block held and issued merged when the block
+    ends (also when it fails); every other warning shown as it comes. Held at display, after
+    the filters: an ``error`` filter still raises at once, and a warning the filters hide is
+    not held. (It swaps :data:`warnings.showwarning` for the block, as
+    :func:`warnings.catch_warnings` does: not for blocks in several threads at once.)"""
     held: dict[type, list[Warning]] = {}
     previous = warnings.showwarning
 
     def hold(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
-        if isinstance(message, Warning) and hasattr(category, "merged"):
+        if isinstance(message, MergeableWarning):
             held.setdefault(category, []).append(message)
         else:
             previous(message, category, *args, **kwargs)

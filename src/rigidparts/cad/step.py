@@ -213,7 +213,10 @@ class StepSolid:
     high: np.ndarray
     wall: float
     certificate: Certificate
-    shape: Any = field(repr=False, compare=False)  # TopoDS_Solid, local, document unit
+    shape: Any = field(repr=False, compare=False)  # TopoDS_Solid, local, triangulated
+    #: the shape's coordinates per document unit (1: the file's; another when the certificate
+    #: meshed a scaled copy, :func:`_certify`)
+    shape_scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -303,17 +306,9 @@ def _silent() -> Iterator[None]:
 
 @functools.lru_cache(maxsize=64)
 def _unit_metres(name: str) -> float | None:
-    """Metres per unit ``name`` (:func:`rigidparts.units.length_unit_metres`: ``MM`` and
-    ``INCH`` too), or as OpenCascade reports a STEP unit pint spells otherwise; None for no
-    length unit."""
-    found = length_unit_metres(name)
-    if found is None and name.lower() in _STEP_UNITS:
-        found = length_unit_metres(_STEP_UNITS[name.lower()])
-    return found
-
-
-#: STEP's unit names as OpenCascade reports them, where pint spells them otherwise.
-_STEP_UNITS = {"micron": "micrometre", "mile": "mile", "foot": "foot", "inch": "inch"}
+    """Metres per unit ``name`` (:func:`rigidparts.units.length_unit_metres`: as OpenCascade
+    reports a STEP file's unit, ``INCH`` and ``MICRON`` too); None for no length unit."""
+    return length_unit_metres(name)
 
 
 def _read(path: Path, shown: str, units: str | None) -> StepFile:
@@ -327,7 +322,7 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
     def defect(text: str) -> ParameterError:
         return ParameterError("step", shown, text)
 
-    if units is not None and _unit_metres(units) is None:
+    if units is not None and (not isinstance(units, str) or _unit_metres(units) is None):
         raise ParameterError(
             "units", units, "must be a length unit such as 'mm', 'm' or 'in' (the file's unit)"
         )
@@ -411,12 +406,14 @@ def _read(path: Path, shown: str, units: str | None) -> StepFile:
             stacklevel=3,
         )
     solids = []
-    used: dict[str, int] = {}
+    taken: set[str] = set()
     measured: dict[int, list[tuple[Any, tuple[Any, ...]]]] = {}  # instances measured once
     for k, (name, names, shape, trsf) in enumerate(leaves):
-        count = used.get(name, 0) + 1
-        used[name] = count
-        unique = name if count == 1 else f"{name}_{count}"
+        unique, count = name, 1
+        while unique in taken:  # a second instance: arm_2 (unless a solid is called so)
+            count += 1
+            unique = f"{name}_{count}"
+        taken.add(unique)
         if len(leaves) > 1:  # a real part takes seconds: an assembly says where it is
             progress.report(k, len(leaves), f"{path.name}: solid {unique!r}")
         solids.append(_solid(unique, names, shape, trsf, factor, shown, measured))
@@ -632,7 +629,7 @@ def _solid(
     else:
         result = _measure(name, local, factor, shown)
         measured.setdefault(key, []).append((local, result))
-    volume, centroid, inertia, area, (low, high), wall, certificate, measured_shape = result
+    volume, centroid, inertia, area, (low, high), wall, certificate, meshed, scale = result
     f = factor
     return StepSolid(
         name=name,
@@ -648,15 +645,17 @@ def _solid(
         high=high * f,
         wall=wall * f,
         certificate=replace(certificate, deflection=certificate.deflection * f),  # m
-        shape=measured_shape,
+        shape=meshed,
+        shape_scale=scale,
     )
 
 
 def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...]:
-    """``(V, c, J, A, (low, high), wall, certificate, shape)`` of a solid in its own frame
-    (document unit; ``low``, ``high`` its bounding box's corners), ``shape`` the solid measured
-    (swept faces as B-splines: :func:`_swept_as_bsplines`); ParameterError for an open shell,
-    no volume, a thin wall or a failed certificate."""
+    """``(V, c, J, A, (low, high), wall, certificate, shape, scale)`` of a solid in its own
+    frame (document unit; ``low``, ``high`` its bounding box's corners); ``shape`` the solid
+    measured (swept faces as B-splines: :func:`_swept_as_bsplines`), triangulated by the
+    certificate, at ``scale`` times the document's unit; ParameterError for an open shell, no
+    volume, a thin wall or a failed certificate."""
     from OCP.BRep import BRep_Tool
     from OCP.TopAbs import TopAbs_SHELL
     from OCP.TopExp import TopExp_Explorer
@@ -686,16 +685,20 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"walls thinner than {THIN_WALL:g} of the part; model the wall as a thin shell "
             "(rp.RigidBody) or thicken it"
         )
-    if DEFLECTION * size <= 2.0 * _PRECISION:  # the mesher refuses a deflection below it
+    # the scales to mesh at: the document's, then, should the mesher leave a face out or
+    # faulty, metres (as read before the document took the file's unit), or millimetres for a
+    # file in metres; each only where its deflection is above the mesher's precision
+    rescale = factor if factor != 1.0 else 1e3
+    scales = [k for k in (1.0, rescale) if DEFLECTION * size * k > 2.0 * _PRECISION]
+    if not scales:
         raise defect(
             f"is {size * factor:.3g} m across, {size:.3g} of the file's unit: OpenCascade's "
             f"precision ({_PRECISION:g} of the unit) leaves no room for the certificate's "
             f"tessellation (within {DEFLECTION:g} of the size); write the part in a smaller unit"
         )
-    # another scale for a mesher that fails: metres (as read before the document took the
-    # file's unit), or millimetres for a file in metres
-    rescale = factor if factor != 1.0 else 1e3
-    certificate = _certify(local, volume, centroid, inertia, area, size, error, swept, rescale)
+    certificate, meshed, scale = _certify(
+        local, volume, centroid, inertia, area, size, error, swept, scales
+    )
     if certificate.unmeshed_faces == 0 and not certificate.within_bound:
         # every face meshed, the volumes further apart than a tessellation may be: the B-rep's
         # integrals are wrong (or a hole the mesher left is as large: either way, refused)
@@ -705,7 +708,7 @@ def _measure(name: str, local: Any, factor: float, shown: str) -> tuple[Any, ...
             f"{certificate.volume_bound:.2e}); a wall or feature OpenCascade loses, or a broken "
             "B-rep (check the part in its CAD tool)"
         )
-    return volume, centroid, inertia, area, (lo, hi), wall, certificate, local
+    return volume, centroid, inertia, area, (lo, hi), wall, certificate, meshed, scale
 
 
 def _bounds(shape: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -888,13 +891,15 @@ def _certify(
     size: float,
     error: float = 0.0,
     swept: bool = False,
-    rescale: float | None = None,
-) -> Certificate:
+    scales: tuple[float, ...] | list[float] = (1.0,),
+) -> tuple[Certificate, Any, float]:
     """The B-rep's integrals against its tessellation's (module docstring); ``swept``: swept
-    faces were left unconverted (the comparison is then incomplete). ``rescale``: should the
-    mesher leave a face out or faulty, a copy scaled by it is meshed too (its fixed tolerances,
-    1e-7 of the document's unit, then mean another size: on real parts each of metres and
-    millimetres meshed some whole that the other did not), and the better mesh is compared.
+    faces were left unconverted (the comparison is then incomplete). The shape is meshed at the
+    first of ``scales`` (a copy scaled by it, unless 1) and, should the mesher leave a face out
+    or faulty, at the next (its fixed tolerances, 1e-7 of the document's unit, then mean
+    another size: on real parts each of metres and millimetres meshed some whole that the
+    other did not); the better mesh is compared. Returns ``(certificate, the shape meshed, its
+    scale)``.
     The polyhedron's integrals are OpenCascade's own over the triangles
     (``BRepGProp.VolumeProperties_s`` with ``UseTriangulation``: Gauss cubature on each
     triangle, exact for the degree-3 integrands of the divergence theorem; it agrees with
@@ -907,14 +912,16 @@ def _certify(
     from OCP.GProp import GProp_GProps
 
     delta = DEFLECTION * size
-    triangles, unmeshed, faulty = _mesh(shape, delta)
-    meshed, k = shape, 1.0  # the shape whose mesh is compared, and its scale
-    if (unmeshed or faulty) and rescale is not None:
-        copy = _scaled(shape, rescale)
-        found = _mesh(copy, delta * rescale)
-        if found[1:] < (unmeshed, faulty):  # fewer faces unmeshed, then fewer faulty
-            meshed, k = copy, rescale
+    meshed, k = None, 1.0  # the shape whose mesh is compared, and its scale
+    triangles = unmeshed = faulty = 0
+    for scale in scales:
+        copy = shape if scale == 1.0 else _scaled(shape, scale)
+        found = _mesh(copy, delta * scale)
+        if meshed is None or found[1:] < (unmeshed, faulty):  # fewer unmeshed, then faulty
+            meshed, k = copy, scale
             triangles, unmeshed, faulty = found
+        if not (unmeshed or faulty):
+            break
     complete = unmeshed == 0 and faulty == 0 and not swept
     bound = area * delta / volume
     props = GProp_GProps(gp_Pnt(*(k * centroid).tolist()))
@@ -924,7 +931,7 @@ def _certify(
         return Certificate(
             triangles, delta, math.inf, bound, math.inf, math.inf, False,
             complete and triangles > 0, error, unmeshed, faulty, swept,
-        )  # fmt: skip
+        ), meshed, k  # fmt: skip
     c = props.CentreOfMass()
     matrix = props.MatrixOfInertia()  # about the polyhedron's centroid
     mesh_inertia = np.array([[matrix.Value(i, j) for j in (1, 2, 3)] for i in (1, 2, 3)]) / k**5
@@ -934,13 +941,14 @@ def _certify(
     di = float(np.max(np.abs(mesh_inertia - inertia))) / scale
     found = Certificate(triangles, delta, dv, bound, dc, di, False, complete, error)
     # an incomplete comparison agrees with nothing, whatever its volume
-    return replace(
+    certificate = replace(
         found,
         agrees=complete and found.within_bound,
         unmeshed_faces=unmeshed,
         faulty_faces=faulty,
         swept_unconverted=swept,
     )
+    return certificate, meshed, k
 
 
 def _scaled(shape: Any, k: float) -> Any:

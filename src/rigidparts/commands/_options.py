@@ -334,8 +334,6 @@ def load_model_file(path: str, args: argparse.Namespace) -> Any:
     large = [(name, extent) for name, body in model.bodies.items()
              if (extent := file_extent(body)) is not None and extent > LARGE_EXTENT]  # fmt: skip
     if large:  # one line for the model (a STEP assembly in the wrong unit: every solid)
-        import sys
-
         names = ", ".join(repr(name) for name, _ in large[:3])
         more = f" and {len(large) - 3} more" if len(large) > 3 else ""
         widest = max(e for _, e in large)
@@ -344,12 +342,20 @@ def load_model_file(path: str, args: argparse.Namespace) -> Any:
             if len(large) > 1
             else f"body {names} (read from a file) is {widest:.6g} m across"
         )
-        print(
-            f"warning: {path}: {which} (over {LARGE_EXTENT:g} m): coordinates look like "
-            "millimetres given as metres; check the units (--step-units for a STEP file)",
-            file=sys.stderr,
-        )
+        _say_too_large(path, which, "check the units (--step-units for a STEP file)")
     return model
+
+
+def _say_too_large(shown: Any, what: str, check: str) -> None:
+    """The one-line warning (stderr) that ``what`` (a body, a model's bodies) read from files
+    is over :data:`LARGE_EXTENT` across."""
+    import sys
+
+    print(
+        f"warning: {shown}: {what} (over {LARGE_EXTENT:g} m): coordinates look like "
+        f"millimetres given as metres{'; ' + check if check else ''}",
+        file=sys.stderr,
+    )
 
 
 # -- body options -------------------------------------------------------------------------------
@@ -571,8 +577,6 @@ def warn_large_coordinates(body: Any) -> None:
     """A warning on stderr (not an error: the user may mean it) when a body read from a file
     (a shape with a parameter of kind ``path``) is over :data:`LARGE_EXTENT` across: its
     coordinates look like millimetres given as metres (the extent: :func:`file_extent`)."""
-    import sys
-
     spec = body.spec
     files = [p for p in spec.params if p.kind == "path"]
     extent = file_extent(body)
@@ -580,12 +584,8 @@ def warn_large_coordinates(body: Any) -> None:
         source = body.dimensions[files[0].name]
         shown = str(source) if isinstance(source, str | Path) else type(source).__name__
         units = [_option_name(p) for p in spec.params if p.kind == "text"]
-        check = f"; check {units[0]}" if units else ""
-        print(
-            f"warning: {shown}: the body is {extent:.6g} m across (over {LARGE_EXTENT:g} m): "
-            f"coordinates look like millimetres given as metres{check}",
-            file=sys.stderr,
-        )
+        check = f"check {units[0]}" if units else ""
+        _say_too_large(shown, f"the body is {extent:.6g} m across", check)
 
 
 # -- the table ----------------------------------------------------------------------------------

@@ -45,12 +45,20 @@ def model_name(name: str, used: set[str]) -> str:
 
 
 def _keywords(value: Any) -> dict[str, Any]:
-    """A body's keywords for one material entry: a density (a number, or a quantity such as
-    ``"2.7 g/cm^3"``: digits) or a material."""
-    quantity = isinstance(value, int | float) or (
-        isinstance(value, str) and any(c.isdigit() for c in value)
-    )
-    return {"density": value} if quantity else {"material": value}
+    """A body's keywords for one material entry, decided as
+    :func:`rigidparts.shapes.step_body.material_density` decides it: a material of the table
+    (``al6061`` too), else a density (a number, or a quantity such as ``"2.7 g/cm^3"``), else
+    the material, whose error names it (did you mean ...?)."""
+    from ..density import resolve_density
+
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return {"density": value}
+    try:
+        resolve_density(value, None, None)
+    except (ParameterError, TypeError):
+        if any(c.isdigit() for c in str(value)):
+            return {"density": value}
+    return {"material": value}
 
 
 def load_model(
@@ -103,7 +111,8 @@ def load_model(
 
         dims = {"step": path, "units": units, "solid": None, "materials": None}
         try:
-            entries = {s.name: value for s, _, value in solid_materials(dims, material)}
+            looked_up = solid_materials(dims, material, keyword="material")
+            entries = {s.name: value for s, _, value in looked_up}
         except ParameterError as exc:
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
     root: tuple[str, Any] | None = None

@@ -167,9 +167,12 @@ def _stl_truncated(path: Path) -> str | None:
     if text[:5].lower() == b"solid" and (b"facet" in text or b"endsolid" in text):
         return None
     count = int.from_bytes(head[80:84], "little")
-    if 84 + 50 * count <= size:
+    held = (size - 84) // 50
+    # a count far beyond what the file holds is no binary STL's (text read as one: bytes of
+    # letters make a count over 5e8): the reader's error, not a truncation
+    if 84 + 50 * count <= size or count > 1000 * (held + 1):
         return None
-    return f"is truncated: its header says {count} triangles, the file holds {(size - 84) // 50}"
+    return f"is truncated: its header says {count} triangles, the file holds {held}"
 
 
 def _read_file(path: Path, suffix: str, source: Any) -> tuple[np.ndarray, np.ndarray, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ParameterError
+from ..errors import MergeableWarning, ParameterError
 from ..inertia import MassProperties
 from ._spec import UNREPRESENTABLE_RULE, Param, Rule, ShapeSpec, register, rule_codes
 
@@ -181,7 +181,7 @@ def extent(dimensions: Mapping[str, Any]) -> float:
     return float(np.max(np.ptp(points, axis=0)))
 
 
-class CappedHolesWarning(UserWarning):
+class CappedHolesWarning(MergeableWarning):
     """OpenCascade's tessellation of solids of STEP file ``path`` left holes, capped in the
     mesh drawn and exported: ``capped`` holds (solid name, holes, largest radius in m) per
     solid. :meth:`merged` makes one warning per file of several (the command line's: a STEP
@@ -222,8 +222,10 @@ def mesh(dimensions: Mapping[str, Any], sections: int) -> Any:
     vertices, faces, offset = [], [], 0
     capped: list[tuple[str, int, float]] = []
     for solid in selected(dimensions):
-        v, f = tessellate(solid.shape, DEFLECTION * solid.size / found.factor)
-        v = v * found.factor
+        # the certificate's triangles (a scaled copy's, when it meshed one: shape_scale)
+        k = solid.shape_scale
+        v, f = tessellate(solid.shape, DEFLECTION * solid.size / found.factor * k)
+        v = v * (found.factor / k)
         if not single:
             v = v @ solid.rotation.T + solid.position
         v, f, holes, radius = _closed(v, f, DEFLECTION * solid.size, found.path, solid.name)
@@ -340,15 +342,19 @@ def _part(solid: Any) -> str:
     return solid.path[-1] if solid.path else solid.name
 
 
-def solid_materials(dimensions: Mapping[str, Any], materials: Any) -> list[tuple[Any, str, Any]]:
+def solid_materials(
+    dimensions: Mapping[str, Any], materials: Any, keyword: str | None = None
+) -> list[tuple[Any, str, Any]]:
     """``[(solid, key, value), ...]`` for every solid the body holds: ``materials`` (a mapping,
     or the text ``'NAME=MATERIAL,NAME=MATERIAL'``) looked up for it. A key names a solid, or a
     part for all its instances (``arm``: the solids ``arm`` and ``arm_2``; a solid's own name
     first), as the file writes it or as a model's body name spells it (``base_plate`` for
-    ``base plate``: :func:`rigidparts.cad.step.same_name`); ``*`` gives the solids not named. ParameterError (named ``materials`` for the
-    text, ``material`` for a mapping) for a key that names nothing, a solid given twice, or a
-    solid left without a material."""
-    keyword = "materials" if isinstance(materials, str) else "material"
+    ``base plate``: :func:`rigidparts.cad.step.same_name`); ``*`` gives the solids not named.
+    ParameterError named ``keyword`` (default ``materials`` for the text, ``material`` for a
+    mapping) for a key that names nothing, a solid given twice, or a solid left without a
+    material."""
+    if keyword is None:
+        keyword = "materials" if isinstance(materials, str) else "material"
     given = materials
     if isinstance(materials, str):
         pairs = {}
