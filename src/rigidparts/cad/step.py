@@ -911,7 +911,7 @@ def _certify(
     from OCP.gp import gp_Pnt
     from OCP.GProp import GProp_GProps
 
-    delta = DEFLECTION * size
+    delta = DEFLECTION * size  # the document's unit, in the certificate too: _solid makes it m
     meshed, k = None, 1.0  # the shape whose mesh is compared, and its scale
     triangles = unmeshed = faulty = 0
     for scale in scales:
