@@ -490,3 +490,21 @@ def test_a_weld_too_large_is_named_in_the_refusal() -> None:
     assert f"after welding 6 vertices lying within {1e-3 * size:.3g} file units (0.001 of" in text
     assert "unwelded it is accepted: give a smaller weld" in text
     assert rp.MeshBody(mesh=mesh, units="m", weld=0).volume == pytest.approx(2.0, rel=1e-12)
+
+
+def test_the_default_weld_never_refuses_a_mesh_accepted_as_given(monkeypatch) -> None:
+    """The weld nobody asked for (the default) that would break a mesh accepted as given: the
+    mesh as given, the report saying the weld was not applied. The same two cubes as above
+    (a weld of 1e-3 joins them), the default taken as 1e-3 for the test: accepted, two unit
+    cubes; a weld the user gives is theirs: refused, as above."""
+    from rigidparts.shapes import _mesh_repair as R
+
+    mesh = cubes_with_a_tiny_hole(1e-3)
+    v, f = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    monkeypatch.setattr(R, "DEFAULT_WELD", 1e-3)
+    _, _, found, report = R.classify(v, f, weld_tolerance=1e-3)
+    assert found.volume == pytest.approx(2.0, rel=1e-12) and report.holes == 1
+    assert report.actions[0].startswith("not welded: the default weld (0.001 of the size)")
+    assert "non-manifold" in report.actions[0]
+    with pytest.raises(R.MeshDefect, match="unwelded it is accepted"):
+        R.classify(v, f, weld_tolerance=2e-3)

@@ -27,7 +27,7 @@ The classes, tried in this order (each says what was done in :class:`MeshReport`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -579,19 +579,27 @@ def _classify(
     try:
         return _repair(vertices, faces, (single, many, same), kind, actions, welded)
     except MeshDefect as exc:
-        if not welded:
+        if kind != "welded":  # not welded (or the weld was no better, and not kept)
             raise
         after = (
             f"after welding {welded} vertices lying within {tolerance:.3g} file units "
             f"({weld_tolerance:g} of the size) of another, {exc}"
         )
         try:  # the welding's doing?
-            _repair(given_vertices, given_faces, given_defects, "closed", [], 0)
+            unwelded = _repair(given_vertices, given_faces, given_defects, "closed", [], 0)
         except MeshDefect:
             raise MeshDefect(after) from None
-        raise MeshDefect(
-            f"{after}; unwelded it is accepted: give a smaller weld (--weld / weld=; 0: none)"
-        ) from None
+        if weld_tolerance != DEFAULT_WELD:  # a weld the user asked for: theirs to change
+            raise MeshDefect(
+                f"{after}; unwelded it is accepted: give a smaller weld (--weld / weld=; 0: none)"
+            ) from None
+        # the default weld, nobody's choice, broke a mesh accepted as given: as given, said
+        v, f, found, report = unwelded
+        note = (
+            f"not welded: the default weld ({DEFAULT_WELD:g} of the size) would have merged "
+            f"{welded} vertices and left it refused ({exc})"
+        )
+        return v, f, found, replace(report, actions=(note, *report.actions))
 
 
 def _repair(
