@@ -315,6 +315,19 @@ def _fail_on_second_solid(measure):
     return failing
 
 
+def test_the_table_names_per_solid_materials(assembly, capsys) -> None:
+    """``rigidparts stepbody --materials``: the table's material line says the densities are
+    per solid (not "given density"), and the density line is their volume-weighted mean."""
+    from rigidparts.commands import main
+
+    assert main(["stepbody", str(assembly), "--materials", "arm=aluminium,*=steel"]) == 0
+    table = capsys.readouterr().out
+    assert "  material          (per solid: materials above;" in table
+    mean = assembly_reference(arm_density=2700.0).mass / rp.StepBody(step=assembly).volume
+    (line,) = [x for x in table.splitlines() if x.startswith("  density")]
+    assert float(line.split()[1]) == pytest.approx(mean, rel=1e-8)
+
+
 def test_a_models_materials_from_python_and_the_command_line(assembly, tmp_path) -> None:
     """``rp.load_model(path, material=...)`` and ``--step-material``: one material or density
     for all, or per solid or part (a map, or its text); each body its solid's, the model's
