@@ -739,6 +739,13 @@ class StepBody(Component):
 
         return [s.name for s in selected(self._dimensions)]
 
+    @property
+    def material_label(self) -> str | None:
+        """The table's words for the material when it is per solid (None otherwise)."""
+        if not self._dimensions["materials"]:
+            return None
+        return "(per solid: materials above; the density is their volume-weighted mean)"
+
     def report_extras(self, units: Any = None) -> dict[str, Any]:
         """What ``--json`` adds: ``{"certificate": ...}``, its solids' lengths (``size``,
         ``wall``, ``deflection``) in the report's ``units`` (a :class:`~rigidparts.report.

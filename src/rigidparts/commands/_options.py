@@ -650,8 +650,8 @@ def format_table(body: Any, units: Any = None) -> str:
         lines.append(f"  width direction   {_vec(r_ac[:, 2])}")
     if data["material"] is not None:
         material = data["material"]
-    elif params.get("materials"):  # a STEP body's per-solid densities (its dimensions)
-        material = "(per solid: materials above; the density is their volume-weighted mean)"
+    elif getattr(body, "material_label", None):  # a body's own words (per-solid materials)
+        material = body.material_label
     else:
         material = "(given mass)" if "mass" in params else "(given density)"
     lines.append("")

@@ -44,23 +44,6 @@ def model_name(name: str, used: set[str]) -> str:
     return out
 
 
-def _keywords(value: Any) -> dict[str, Any]:
-    """A body's keywords for one material entry, decided as
-    :func:`rigidparts.shapes.step_body.material_density` decides it: a material of the table
-    (``al6061`` too), else a density (a number, or a quantity such as ``"2.7 g/cm^3"``), else
-    the material, whose error names it (did you mean ...?)."""
-    from ..density import resolve_density
-
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return {"density": value}
-    try:
-        resolve_density(value, None, None)
-    except (ParameterError, TypeError):
-        if any(c.isdigit() for c in str(value)):
-            return {"density": value}
-    return {"material": value}
-
-
 def load_model(
     path: str | os.PathLike[str],
     *,
@@ -91,7 +74,10 @@ def load_model(
     model = Model(name=model_name(stem, set()))
     used: set[str] = set()
     per_solid = isinstance(material, Mapping) or (isinstance(material, str) and "=" in material)
-    for_all = _keywords(DEFAULT_MATERIAL if material is None else material)
+    from ..shapes.step_body import material_kind  # a material or a density, as the body's
+
+    one = DEFAULT_MATERIAL if material is None else material
+    for_all = {material_kind(one): one}
     if as_one_body:  # the solids fused: the file's whole mass properties, at its origin
         chosen = for_all
         if per_solid:
@@ -117,7 +103,10 @@ def load_model(
             raise ModelError(exc.parameter, exc.value, f"{exc.rule} (in {shown})") from None
     root: tuple[str, Any] | None = None
     for solid in found.solids:
-        chosen = _keywords(entries[solid.name]) if entries else for_all
+        chosen = for_all
+        if entries:
+            value = entries[solid.name]
+            chosen = {material_kind(value): value}
         try:
             body = StepBody(step=path, units=units, solid=solid.name, **chosen)
         except ParameterError as exc:

@@ -110,17 +110,12 @@ def _is_trimesh(value: Any) -> bool:
     return hasattr(value, "vertices") and hasattr(value, "faces") and not isinstance(value, str)
 
 
-def _unit_factor(units: Any) -> float | None:
-    """Metres per unit of ``units`` (a length unit name, ``MM`` too), None when it is none."""
-    return length_unit_metres(units)
-
-
 def check(mesh: Any, units: Any, weld: Any = None, hull: Any = False) -> int:
     """0, or the code of the first broken rule (Python only: a tier-2 shape is never
     compiled). The file itself is checked when it is read (:func:`load`)."""
     if not (isinstance(mesh, str | os.PathLike) or _is_trimesh(mesh)) or mesh == "":
         return MESH_GIVEN
-    if units is not None and _unit_factor(units) is None:
+    if units is not None and length_unit_metres(units) is None:
         return UNITS_VALID
     if weld_tolerance(weld) is None:
         return WELD_VALID
@@ -250,10 +245,10 @@ def load(source: Any, units: Any, weld: Any = None, hull: Any = False) -> Loaded
             _CACHE.move_to_end(key)
             return found
         raw = None
-    factor = _unit_factor(units if units is not None else native)
+    factor = length_unit_metres(units if units is not None else native)
     if factor is None:
         raise ParameterError("units", units, RULES[UNITS_VALID - 1].text)
-    if units is not None and native is not None and factor != _unit_factor(native):
+    if units is not None and native is not None and factor != length_unit_metres(native):
         import warnings
 
         # glTF is in metres by its specification: another unit is an override, said

@@ -38,6 +38,7 @@ __all__ = [
     "extent",
     "general_form",
     "material_density",
+    "material_kind",
     "mesh",
     "per_solid_densities",
     "selected",
@@ -403,25 +404,39 @@ def solid_materials(
     return found
 
 
+def material_kind(value: Any) -> str:
+    """``"material"`` or ``"density"``: what a material entry ``value`` is. A material of the
+    table (``al6061`` too, digits and all), else a density (a number, or a quantity such as
+    ``"2.7 g/cm^3"``: digits), else a material (a word: the table's error names it, did you
+    mean ...?)."""
+    from ..density import resolve_density
+
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "density"
+    try:
+        resolve_density(value, None, None)
+    except (ParameterError, TypeError):
+        return "density" if any(c.isdigit() for c in str(value)) else "material"
+    return "material"
+
+
 def material_density(key: str, value: Any) -> float:
-    """The density (kg/m^3) of a material entry ``value`` (a material's name, a number in
-    kg/m^3, or a density with units) given under ``key``; ParameterError naming
-    ``material[key]``."""
+    """The density (kg/m^3) of a material entry ``value`` (:func:`material_kind`) given under
+    ``key``; ParameterError naming ``material[key]``."""
     from ..density import resolve_density
     from ..units import to_si
 
     if isinstance(value, bool):
         raise ParameterError(f"material[{key!r}]", value, "must be a material or a density")
-    if isinstance(value, int | float):
-        rho = float(value)
-    else:
+    if material_kind(value) == "material":
         try:
             rho = resolve_density(value, None, None)[0]
-        except (ParameterError, TypeError) as exc:
-            if isinstance(exc, ParameterError) and not any(c.isdigit() for c in str(value)):
-                # a word, not a quantity: the material table's error (did you mean ...?)
-                raise ParameterError(f"material[{key!r}]", value, exc.rule) from None
-            rho = to_si(f"material[{key!r}]", value, "density")
+        except ParameterError as exc:  # the table's error (did you mean ...?)
+            raise ParameterError(f"material[{key!r}]", value, exc.rule) from None
+    elif isinstance(value, int | float):
+        rho = float(value)
+    else:
+        rho = to_si(f"material[{key!r}]", value, "density")
     if not 0.0 < rho < math.inf:
         raise ParameterError(f"material[{key!r}]", value, "must give a positive density")
     return rho
